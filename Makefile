@@ -1,0 +1,64 @@
+# lakestruct — see README.md. `make run` and `make test` are the two commands a newcomer needs.
+SHELL      := /bin/bash
+PYTHON     ?= python3
+VENV       ?= .venv
+PY         := $(VENV)/bin/python
+STAMP      := $(VENV)/.installed
+NODE_STAMP := node_modules/.installed
+KSY        := $(sort $(wildcard formats/*/*.ksy))
+GEN        := generated
+KSC        := node tools/ksc.mjs -t python --python-package .
+GEN_HDR    := '"""Python parsers generated from formats/*/*.ksy by `make gen` (tools/ksc.mjs). Do not edit."""'
+SHARED     ?= ../shared
+PYTEST_N   ?= 2
+
+.PHONY: install gen check-gen lint typecheck test bench run clean
+
+install: $(STAMP) $(NODE_STAMP)
+
+$(STAMP): pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --disable-pip-version-check -e '.[dev]'
+	@touch $@
+
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+# formats/*/*.ksy -> generated/*.py (+ generated/_rules.py, the validation rules of every spec)
+gen: $(NODE_STAMP)
+	@rm -rf $(GEN).tmp
+	$(KSC) --rules $(GEN).tmp/_rules.py -d $(GEN).tmp $(KSY)
+	@echo $(GEN_HDR) > $(GEN).tmp/__init__.py
+	@rm -rf $(GEN) && mv $(GEN).tmp $(GEN)
+	@echo "generated $(words $(KSY)) spec(s) into $(GEN)/"
+
+# Fails with a diff when generated/ is stale, hand-edited, or holds files of deleted specs.
+check-gen: $(NODE_STAMP)
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	$(KSC) --rules "$$tmp/_rules.py" -d "$$tmp" $(KSY) && echo $(GEN_HDR) > "$$tmp/__init__.py" && \
+	diff -ru --exclude=__pycache__ "$$tmp" $(GEN) && echo "$(GEN)/ is up to date"
+
+lint: $(STAMP)
+	$(PY) -m ruff check src tests bench tools
+	$(PY) -m compileall -q $(GEN)
+
+typecheck: $(STAMP)
+	$(PY) -m mypy
+
+test: install check-gen lint typecheck
+	LAKESTRUCT_SHARED=$(SHARED) $(PY) -m pytest -q -n $(PYTEST_N) -p no:cacheprovider
+
+bench: install
+	LAKESTRUCT_SHARED=$(SHARED) $(PY) bench/run.py
+
+# The main job on embedded defaults: write sample files with lakestruct itself, then
+# scan them and the shared corpus (when present) and inspect the seed's Puffin file.
+run: install
+	@mkdir -p out
+	$(VENV)/bin/lakestruct demo out/demo
+	$(VENV)/bin/lakestruct scan out/demo $(wildcard $(SHARED)/corpus)
+	$(VENV)/bin/lakestruct puffin inspect out/demo/lz4-footer.puffin
+
+clean:
+	rm -rf out build dist .mypy_cache .ruff_cache .pytest_cache src/*.egg-info

@@ -1,0 +1,1 @@
+"""Python parsers generated from formats/*/*.ksy by `make gen` (tools/ksc.mjs). Do not edit."""

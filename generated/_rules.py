@@ -1,0 +1,15 @@
+"""Validation rules of every spec, extracted from formats/**/*.ksy by tools/ksc.mjs. Do not edit."""
+
+# spec id -> {kaitai src_path: (field path, rule name, field width in bytes or None)}
+RULES: dict[str, dict[str, tuple[str, str, int | None]]] = {
+    "puffin": {
+        "/seq/0": ("magic", "puffin.header-magic", 4),
+        "/types/flags/seq/0": ("tail.flags.reserved0", "puffin.flags-reserved", None),
+        "/types/flags/seq/2": ("tail.flags.reserved1", "puffin.flags-reserved", 1),
+        "/types/flags/seq/3": ("tail.flags.reserved2", "puffin.flags-reserved", 1),
+        "/types/flags/seq/4": ("tail.flags.reserved3", "puffin.flags-reserved", 1),
+        "/types/footer/seq/0": ("footer.magic", "puffin.footer-magic", 4),
+        "/types/footer_tail/seq/0": ("tail.len_payload", "puffin.payload-size", 4),
+        "/types/footer_tail/seq/2": ("tail.magic", "puffin.trailing-magic", 4),
+    },
+}

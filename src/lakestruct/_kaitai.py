@@ -1,0 +1,79 @@
+"""Running generated Kaitai parsers and turning their exceptions into lakestruct errors.
+
+Validation failures are mapped through ``_generated._rules.RULES``, which
+``make gen`` extracts from the specs: each ``valid:``/``contents:`` attribute
+names its rule (``-lakestruct-rule``), its field path and its width, so the
+offset reported is where the offending field starts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeVar
+
+import kaitaistruct
+
+from ._generated._rules import RULES
+from .errors import FormatError, MagicError, TruncatedError
+from .source import RangeReader
+
+__all__ = ["kaitai_call"]
+
+T = TypeVar("T")
+
+
+def _lookup(spec: str, src_path: str | None) -> tuple[str, str, int | None] | None:
+    if src_path is None:
+        return None
+    tables: dict[str, dict[str, tuple[str, str, int | None]]] = RULES
+    hit = tables.get(spec, {}).get(src_path)
+    if hit is not None:
+        return hit
+    for table in tables.values():  # an imported spec raised it
+        if src_path in table:
+            return table[src_path]
+    return None
+
+
+def kaitai_call(spec: str, reader: RangeReader | None, fn: Callable[[], T], *, path: str = "") -> T:
+    """Run ``fn`` (which drives a generated parser) and translate Kaitai errors.
+
+    ``reader`` is the stream the parser reads from, used to report the offset of
+    an end-of-stream error; ``path`` names the structure being parsed.
+    """
+    try:
+        return fn()
+    except kaitaistruct.ValidationFailedError as e:
+        hit = _lookup(spec, e.src_path)
+        field, rule, width = hit if hit else (path or str(e.src_path), f"{spec}.valid", None)
+        offset = e.io.pos() - width if (e.io is not None and width is not None) else (e.io.pos() if e.io else None)
+        actual = getattr(e, "actual", None)
+        if isinstance(e, kaitaistruct.ValidationNotEqualError):
+            msg = f"expected {_show(e.expected)}, found {_show(actual)}"
+        elif isinstance(e, kaitaistruct.ValidationLessThanError):
+            msg = f"{actual} is below the minimum {e.min}"
+        elif isinstance(e, kaitaistruct.ValidationGreaterThanError):
+            msg = f"{actual} is above the maximum {e.max}"
+        else:
+            msg = f"value {_show(actual)} is not allowed"
+        cls = MagicError if isinstance(e.expected if isinstance(e, kaitaistruct.ValidationNotEqualError) else None, bytes) else FormatError
+        raise cls(msg, rule=rule, path=field, offset=offset) from None
+    except kaitaistruct.EndOfStreamError as e:
+        offset = reader.tell() if reader is not None else None
+        raise TruncatedError(
+            f"input ends early: needs {e.bytes_needed} more bytes, {e.bytes_available} available",
+            rule=f"{spec}.truncated",
+            path=path or spec,
+            offset=offset,
+        ) from None
+    except kaitaistruct.KaitaiStructError as e:
+        raise FormatError(str(e), rule=f"{spec}.structure", path=path or spec, offset=reader.tell() if reader else None) from None
+    except UnicodeDecodeError as e:
+        raise FormatError(f"not valid UTF-8: {e.reason}", rule=f"{spec}.utf8", path=path or spec) from None
+
+
+def _show(v: object) -> str:
+    if isinstance(v, bytes):
+        text = v.decode("latin-1")
+        return f"{v.hex(' ')} ({text!r})" if text.isprintable() else v.hex(" ")
+    return repr(v)

@@ -1,0 +1,51 @@
+"""The ``lakestruct`` command line.
+
+Exit status: 0 on success, 1 when an input is malformed or unreadable (the error,
+with its offset, field path and rule, goes to stderr), 2 on bad usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from .. import __version__
+from ..errors import LakestructError
+from . import demo, puffin, scan
+
+__all__ = ["main"]
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="lakestruct", description="Read, check and write the binary files of a data lake.")
+    p.add_argument("--version", action="version", version=f"lakestruct {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+    puffin.register(sub)
+    scan.register(sub)
+    demo.register(sub)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        rc: int = args.func(args)
+        return rc
+    except LakestructError as e:
+        print(f"lakestruct: error: {e}", file=sys.stderr)
+        return 1
+    except BrokenPipeError:  # `lakestruct ... | head`
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
