@@ -1,0 +1,1 @@
+"""Parquet internals: footer, page headers, page index, bloom filters, levels, values."""

@@ -1,0 +1,1 @@
+"""Apache DataSketches compact Theta sketches (apache-datasketches-theta-v1)."""

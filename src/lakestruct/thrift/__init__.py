@@ -1,0 +1,1 @@
+"""The Thrift compact protocol."""
