@@ -16,7 +16,7 @@ PYTEST_N   ?= 2
 
 install: $(STAMP) $(NODE_STAMP)
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py $(wildcard src/lakestruct/*/*.pyx)
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --disable-pip-version-check -e '.[dev]'
 	@touch $@
