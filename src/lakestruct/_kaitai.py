@@ -46,7 +46,13 @@ def kaitai_call(spec: str, reader: RangeReader | None, fn: Callable[[], T], *, p
     except kaitaistruct.ValidationFailedError as e:
         hit = _lookup(spec, e.src_path)
         field, rule, width = hit if hit else (path or str(e.src_path), f"{spec}.valid", None)
-        offset = e.io.pos() - width if (e.io is not None and width is not None) else (e.io.pos() if e.io else None)
+        offset: int | None = None
+        if e.io is not None:
+            offset = e.io.pos()
+            if width is not None:
+                offset -= width
+            elif getattr(e.io, "bits_left", 0) > 0:  # a bit field: report the byte holding it
+                offset -= 1
         actual = getattr(e, "actual", None)
         if isinstance(e, kaitaistruct.ValidationNotEqualError):
             msg = f"expected {_show(e.expected)}, found {_show(actual)}"

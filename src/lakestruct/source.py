@@ -189,9 +189,23 @@ class RangeReader(io.RawIOBase):
         self._chunks: list[tuple[int, bytes]] = []
 
     def prefetch(self, offset: int, length: int) -> None:
+        """Fetch a range in one read; it merges with a cached range it touches."""
         data = self.source.read(offset, length)
-        if data:
-            self._chunks.append((offset, data))
+        if not data:
+            return
+        end = offset + len(data)
+        for i, (off, chunk) in enumerate(self._chunks):
+            if off == end:
+                self._chunks[i] = (offset, data + chunk)
+                return
+            if off + len(chunk) == offset:
+                self._chunks[i] = (off, chunk + data)
+                return
+        self._chunks.append((offset, data))
+
+    def cached_from(self) -> int:
+        """The lowest offset of the cached range that reaches the end of the source (or the size)."""
+        return min((off for off, chunk in self._chunks if off + len(chunk) == self.source.size), default=self.source.size)
 
     def readable(self) -> bool:
         return True

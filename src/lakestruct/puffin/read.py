@@ -172,6 +172,9 @@ class PuffinReader:
         reader.prefetch(max(0, size - tail_hint), min(size, tail_hint))
         ks = _KsPuffin(KaitaiStream(reader))
         tail = kaitai_call("puffin", reader, lambda: ks.tail, path="tail")
+        start = reader.cached_from()
+        if 0 <= ks.ofs_footer < start:  # a footer larger than the hint: one more read for the rest
+            reader.prefetch(ks.ofs_footer, start - ks.ofs_footer)
         footer = kaitai_call("puffin", reader, lambda: ks.footer, path="footer")
         info = FooterInfo(
             file_size=size,
