@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import Result  # noqa: E402
+from common import Result
 
 
 def main(argv: list[str]) -> int:

@@ -53,10 +53,11 @@ class PuffinWriter:
         properties: Mapping[str, str] | None = None,
         compress_footer: bool = False,
     ) -> None:
+        #: File properties, editable until :meth:`close` (clear it to write a footer with none).
         self.properties = _check_str_map(properties, "properties")
-        self.properties.setdefault("created-by", created_by or f"lakestruct {__version__}")
         if created_by is not None:
             self.properties["created-by"] = created_by
+        self.properties.setdefault("created-by", f"lakestruct {__version__}")
         self.compress_footer = compress_footer
         self._blobs: list[BlobMetadata] = []
         self._atomic: AtomicFile | None = None
