@@ -9,7 +9,7 @@ try:
 except PackageNotFoundError:  # pragma: no cover - running from a source tree
     __version__ = "0.0.0+unknown"
 
-from . import puffin
+from . import parquet, puffin
 from .errors import (
     ChecksumError,
     DecompressionError,
@@ -33,5 +33,6 @@ __all__ = [
     "TruncatedError",
     "UsageError",
     "__version__",
+    "parquet",
     "puffin",
 ]

@@ -1,0 +1,203 @@
+"""Typed views of generically decoded Thrift structs.
+
+A model class declares its wire fields in ``_THRIFT`` as
+``(field id, attribute, kind, required)``; kinds are ``"bool" "i8" "i16" "i32"
+"i64" "double" "binary" "string"``, ``("enum", IntEnumClass)``,
+``("struct", ModelClass)`` and ``("list", kind)``. :func:`from_raw` builds the model
+from a :data:`~lakestruct.thrift.compact.RawStruct` (fields it does not know go to
+``unknown``, enum values it does not know stay ``int``); :func:`to_raw` is the
+inverse, used to serialise models.
+
+Rules: ``thrift.required-field`` (a required field is absent),
+``thrift.field-type`` (list elements of another wire type), ``thrift.field-range``
+(an i16/i32 value out of range). A known field that arrives with another wire type is
+skipped as Thrift readers do (kept in ``unknown``); i16/i32/i64 are interchangeable.
+``thrift.utf8`` (a string field is not UTF-8).
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import Any, TypeVar
+
+from ..errors import FormatError
+from .compact import BINARY, BOOL_FALSE, BOOL_TRUE, DOUBLE, I8, I16, I32, I64, LIST, SET, STRUCT, TYPE_NAMES, RawList, RawStruct
+
+__all__ = ["from_raw", "to_raw", "wire_type", "clear_cache"]
+
+M = TypeVar("M")
+
+_SCALAR_WIRE = {
+    "bool": (BOOL_TRUE, BOOL_FALSE),
+    "i8": (I8,),
+    # i16/i32/i64 are all zigzag varints on the wire; writers mix them up
+    # (bad_data/ARROW-GH-41317 has list<i16> encodings), so any of them is accepted in range
+    "i16": (I16, I32, I64),
+    "i32": (I32, I16, I64),
+    "i64": (I64, I32, I16),
+    "double": (DOUBLE,),
+    "binary": (BINARY,),
+    "string": (BINARY,),
+}
+
+
+_PLAIN = frozenset(("i32", "i64", "bool", "binary", "i16", "i8", "double"))
+_RANGES = {"i16": (-(2**15), 2**15 - 1), "i32": (-(2**31), 2**31 - 1)}
+
+
+def wire_type(kind: Any) -> int:
+    """The wire type a field of ``kind`` is written with (bool: BOOL_TRUE)."""
+    if isinstance(kind, str):
+        return _SCALAR_WIRE[kind][0]
+    tag = kind[0]
+    if tag == "enum":
+        return I32
+    if tag == "struct":
+        return STRUCT
+    return LIST
+
+
+def _accepted(kind: Any) -> tuple[int, ...]:
+    if isinstance(kind, str):
+        return _SCALAR_WIRE[kind]
+    tag = kind[0]
+    if tag == "enum":
+        return _SCALAR_WIRE["i32"]
+    if tag == "list":
+        return (LIST, SET)
+    return (STRUCT,)
+
+
+# per class: {field id: (name, kind, accepted wire types, converter or None)}, required names
+_PLANS: dict[type, tuple[dict[int, tuple[str, Any, tuple[int, ...]]], tuple[tuple[int, str], ...]]] = {}
+
+
+def clear_cache() -> None:
+    _PLANS.clear()
+
+
+def _plan(cls: type) -> tuple[dict[int, tuple[str, Any, tuple[int, ...]]], tuple[tuple[int, str], ...]]:
+    p = _PLANS.get(cls)
+    if p is None:
+        fields: dict[int, tuple[str, Any, tuple[int, ...]]] = {}
+        req: list[tuple[int, str]] = []
+        for fid, name, kind, required in cls._THRIFT:  # type: ignore[attr-defined]
+            accepted = _accepted(kind)
+            fields[fid] = (name, kind, accepted)
+            if required:
+                req.append((fid, name))
+        p = (fields, tuple(req))
+        _PLANS[cls] = p
+    return p
+
+
+def _enum(e: type[IntEnum], v: int) -> IntEnum | int:
+    try:
+        return e(v)
+    except ValueError:
+        return v
+
+
+def _convert(kind: Any, t: int, v: Any, path: str, offset: int | None) -> Any:
+    if isinstance(kind, str):
+        if kind == "string":
+            try:
+                return v.decode("utf-8")
+            except UnicodeDecodeError as e:
+                raise FormatError(f"string is not UTF-8: {e.reason}", rule="thrift.utf8", path=path, offset=offset) from None
+        return v
+    tag = kind[0]
+    if tag == "enum":
+        return _enum(kind[1], v)
+    if tag == "struct":
+        return from_raw(kind[1], v, path=path, offset=offset)
+    # list
+    ek = kind[1]
+    rl: RawList = v
+    accepted = _accepted(ek)
+    if rl.items and rl.elem_type not in accepted:
+        raise FormatError(
+            f"list elements have wire type {TYPE_NAMES.get(rl.elem_type, rl.elem_type)}, expected {TYPE_NAMES[accepted[0]]}",
+            rule="thrift.field-type",
+            path=path,
+            offset=offset,
+        )
+    if isinstance(ek, str) and ek != "string":
+        if ek in _RANGES:
+            lo, hi = _RANGES[ek]
+            for i, item in enumerate(rl.items):
+                if not lo <= item <= hi:
+                    raise FormatError(
+                        f"element {item} is out of the {ek} range", rule="thrift.field-range", path=f"{path}[{i}]", offset=offset
+                    )
+        return tuple(rl.items)
+    return tuple(_convert(ek, rl.elem_type, item, f"{path}[{i}]", offset) for i, item in enumerate(rl.items))
+
+
+def from_raw(cls: type[M], raw: RawStruct, *, path: str = "", offset: int | None = None) -> M:
+    """Build ``cls`` from decoded fields. ``offset`` (of the struct) is reported in errors."""
+    fields, required = _plan(cls)
+    kwargs: dict[str, Any] = {}
+    unknown: list[tuple[int, int, Any]] = []
+    for fid, (t, v) in raw.items():
+        spec = fields.get(fid)
+        if spec is None:
+            unknown.append((fid, t, v))
+            continue
+        name, kind, accepted = spec
+        if t not in accepted:
+            # Thrift semantics: a field whose wire type does not match the IDL is skipped
+            # (kept here); a required one is then reported missing below.
+            unknown.append((fid, t, v))
+            continue
+        if kind in _PLAIN:
+            if kind in _RANGES:
+                lo, hi = _RANGES[kind]
+                if not lo <= v <= hi:
+                    raise FormatError(
+                        f"field {fid} ({name}) = {v} is out of the {kind} range",
+                        rule="thrift.field-range",
+                        path=f"{path}.{name}" if path else name,
+                        offset=offset,
+                    )
+            kwargs[name] = v
+        else:
+            kwargs[name] = _convert(kind, t, v, f"{path}.{name}" if path else name, offset)
+    for fid, name in required:
+        if name not in kwargs:
+            raise FormatError(
+                f"required field {fid} ({name}) of {cls.__name__} is missing",
+                rule="thrift.required-field",
+                path=f"{path}.{name}" if path else name,
+                offset=offset,
+            )
+    if unknown:
+        kwargs["unknown"] = tuple(unknown)
+    return cls(**kwargs)
+
+
+def _to_raw_value(kind: Any, v: Any) -> Any:
+    if isinstance(kind, str):
+        if kind == "string":
+            return v.encode("utf-8")
+        return v
+    tag = kind[0]
+    if tag == "enum":
+        return int(v)
+    if tag == "struct":
+        return to_raw(v)
+    ek = kind[1]
+    return RawList(wire_type(ek), [_to_raw_value(ek, x) for x in v])
+
+
+def to_raw(model: Any) -> RawStruct:
+    """The wire fields of a model (known fields in id order, then unknown ones)."""
+    out: RawStruct = {}
+    for fid, name, kind, _req in model._THRIFT:
+        v = getattr(model, name)
+        if v is None:
+            continue
+        out[fid] = (wire_type(kind), _to_raw_value(kind, v))
+    for fid, t, v in model.unknown:
+        out[fid] = (t, v)
+    return dict(sorted(out.items()))
