@@ -12,4 +12,13 @@ RULES: dict[str, dict[str, tuple[str, str, int | None]]] = {
         "/types/footer_tail/seq/0": ("tail.len_payload", "puffin.payload-size", 4),
         "/types/footer_tail/seq/2": ("tail.magic", "puffin.trailing-magic", 4),
     },
+    "theta_compact": {
+        "/seq/2": ("serial_version", "theta_compact.serial-version", 1),
+        "/seq/3": ("family", "theta_compact.family", 1),
+        "/types/body_v1/seq/1": ("body.num_entries", "theta_compact.num-entries-fit", 4),
+        "/types/body_v2/seq/2": ("body.num_entries", "theta_compact.num-entries-fit", 4),
+        "/types/body_v3/seq/4": ("body.num_entries", "theta_compact.num-entries-fit", 4),
+        "/types/body_v4/seq/0": ("body.entry_bits", "theta_compact.entry-bits", 1),
+        "/types/body_v4/seq/1": ("body.num_entries_bytes", "theta_compact.num-entries-bytes", 1),
+    },
 }

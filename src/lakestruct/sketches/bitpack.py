@@ -1,0 +1,58 @@
+"""MSB-first bit packing of the deltas in serial-version-4 (compressed) Theta sketches.
+
+The deltas form one continuous big-endian bit stream of ``bits`` bits each; a
+block of 8 values therefore takes exactly ``bits`` bytes, which is how both
+functions work (one Python integer per block, linear time). The last, partial
+block is zero-padded to a whole byte.
+"""
+
+from __future__ import annotations
+
+__all__ = ["packed_size", "pack", "unpack"]
+
+
+def packed_size(n: int, bits: int) -> int:
+    """Bytes taken by ``n`` values of ``bits`` bits."""
+    return (n * bits + 7) // 8
+
+
+def unpack(data: bytes, n: int, bits: int) -> list[int]:
+    """The ``n`` values of ``bits`` bits packed MSB-first in ``data``.
+
+    ``data`` must hold at least :func:`packed_size` bytes (callers check).
+    """
+    out: list[int] = []
+    mask = (1 << bits) - 1
+    full = n // 8
+    shifts = [bits * (7 - j) for j in range(8)]
+    pos = 0
+    for _ in range(full):
+        block = int.from_bytes(data[pos : pos + bits], "big")
+        pos += bits
+        out.extend((block >> s) & mask for s in shifts)
+    rest = n - full * 8
+    if rest:
+        tail = data[pos : pos + packed_size(rest, bits)].ljust(bits, b"\0")
+        block = int.from_bytes(tail, "big")
+        out.extend((block >> s) & mask for s in shifts[:rest])
+    return out
+
+
+def pack(values: list[int] | tuple[int, ...], bits: int) -> bytes:
+    """``values`` (each below ``2**bits``) packed MSB-first, zero-padded."""
+    parts: list[bytes] = []
+    n = len(values)
+    full = n // 8
+    for b in range(full):
+        block = 0
+        for v in values[b * 8 : b * 8 + 8]:
+            block = (block << bits) | v
+        parts.append(block.to_bytes(bits, "big"))
+    rest = n - full * 8
+    if rest:
+        block = 0
+        for v in values[full * 8 :]:
+            block = (block << bits) | v
+        block <<= bits * (8 - rest)
+        parts.append(block.to_bytes(bits, "big")[: packed_size(rest, bits)])
+    return b"".join(parts)

@@ -1,0 +1,248 @@
+"""Reading compact Theta sketches (serial versions 1 to 4) and checking every rule.
+
+The byte layout is parsed by the parser generated from
+``formats/sketches/theta_compact.ksy``; this module adds what the declarative
+spec cannot say: preamble longs against the serial version, flag consistency,
+the seed hash, the v4 bit-packed deltas, and the order and range of every
+hash. Each violation raises a :class:`~lakestruct.errors.FormatError` with the
+absolute offset, the field path and a stable rule name (``theta_compact.*``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from kaitaistruct import KaitaiStream
+
+from .._generated.theta_compact import ThetaCompact as _KsTheta
+from .._kaitai import kaitai_call
+from ..errors import FormatError, LimitError
+from ..source import RangeReader, SourceLike, open_source
+from . import bitpack
+from .model import MAX_THETA, Flags, ThetaSketch
+from .murmur3 import DEFAULT_SEED, compute_seed_hash
+
+__all__ = ["read_theta", "assemble", "PRE_LONGS_BY_VERSION", "MAX_SKETCH_BYTES"]
+
+SPEC = "theta_compact"
+#: Preamble longs each serial version allows.
+PRE_LONGS_BY_VERSION: dict[int, tuple[int, ...]] = {1: (3,), 2: (1, 2, 3), 3: (1, 2, 3), 4: (1, 2)}
+#: A serialized sketch larger than this is refused before reading (2^32 hashes of 8 bytes + preamble).
+MAX_SKETCH_BYTES = 8 * (2**32 + 3)
+
+
+def _fail(msg: str, rule: str, path: str, offset: int | None) -> FormatError:
+    return FormatError(msg, rule=f"{SPEC}.{rule}", path=path, offset=offset)
+
+
+def read_theta(data: SourceLike, *, seed: int | None = DEFAULT_SEED, allow_trailing: bool = False) -> ThetaSketch:
+    """Parse and check a serialized compact Theta sketch (see :meth:`ThetaSketch.from_bytes`)."""
+    src = open_source(data)
+    try:
+        if src.size > MAX_SKETCH_BYTES:
+            raise LimitError(
+                f"{src.size} bytes is more than any compact Theta sketch can take", rule=f"{SPEC}.size", path="sketch", offset=0
+            )
+        return _read(src.read(0, src.size), seed, allow_trailing)
+    except FormatError as e:
+        raise e.with_source(src.name) from None
+    finally:
+        src.close()
+
+
+def _read(data: bytes, seed: int | None, allow_trailing: bool) -> ThetaSketch:
+    reader = RangeReader(open_source(data))
+    ks = kaitai_call(SPEC, reader, lambda: _KsTheta(KaitaiStream(reader)), path="preamble")
+    version = ks.serial_version
+    allowed = PRE_LONGS_BY_VERSION[version]
+    if ks.pre_longs not in allowed:
+        raise _fail(
+            f"serial version {version} allows {' or '.join(map(str, allowed))} preamble longs, found {ks.pre_longs}",
+            "pre-longs",
+            "pre_longs",
+            0,
+        )
+    body = kaitai_call(SPEC, reader, lambda: ks.body, path="body")
+    # where the sketch ends: the preamble longs, then the hashes (or the v4 count and deltas)
+    if version == 4:
+        end = 8 * ks.pre_longs + body.num_entries_bytes + len(body.deltas)
+    else:
+        end = (24 if version == 1 else 8 * ks.pre_longs) + 8 * len(body.entries)
+    flags_byte = data[5]
+    if version == 1:
+        entries: Sequence[int] = body.entries
+        theta_stored: int | None = body.theta_long
+        return assemble(
+            version, ks.pre_longs, flags_byte, None, theta_stored, entries, len(data), end,
+            entries_offset=24, seed=seed, allow_trailing=allow_trailing,
+        )  # fmt: skip
+    if version == 2:
+        theta_stored = body.theta_long if ks.pre_longs >= 3 else None
+        return assemble(
+            version, ks.pre_longs, flags_byte, body.seed_hash, theta_stored, body.entries, len(data), end,
+            entries_offset=8 * ks.pre_longs, seed=seed, allow_trailing=allow_trailing,
+            num_entries=body.num_entries if ks.pre_longs >= 2 else 0,
+        )  # fmt: skip
+    if version == 3:
+        theta_stored = body.theta_long if ks.pre_longs >= 3 else None
+        return assemble(
+            version, ks.pre_longs, flags_byte, body.seed_hash, theta_stored, body.entries, len(data), end,
+            entries_offset=8 * ks.pre_longs, seed=seed, allow_trailing=allow_trailing,
+            num_entries=body.num_entries if ks.pre_longs >= 2 else None,
+        )  # fmt: skip
+    # version 4
+    n = body.num_entries
+    deltas_offset = end - len(body.deltas)
+    deltas = bitpack.unpack(body.deltas, n, body.entry_bits)
+    theta_stored = body.theta_long if ks.pre_longs >= 2 else None
+    return assemble(
+        version, ks.pre_longs, flags_byte, body.seed_hash, theta_stored, deltas, len(data), end,
+        entries_offset=deltas_offset, seed=seed, allow_trailing=allow_trailing, entry_bits=body.entry_bits,
+    )  # fmt: skip
+
+
+def assemble(
+    version: int,
+    pre_longs: int,
+    flags_byte: int,
+    seed_hash: int | None,
+    theta_stored: int | None,
+    entries_or_deltas: Sequence[int],
+    size: int,
+    end: int,
+    *,
+    entries_offset: int,
+    seed: int | None,
+    allow_trailing: bool,
+    num_entries: int | None = None,
+    entry_bits: int | None = None,
+) -> ThetaSketch:
+    """Check the parsed fields of one sketch and build its model.
+
+    Shared by the Kaitai reader and the construct second opinion
+    (:mod:`lakestruct.sketches.spec`). For serial version 4
+    ``entries_or_deltas`` are the unpacked deltas and ``entry_bits`` their width;
+    ``entries_offset`` is then where the packed deltas start.
+    """
+    theta_offset = {1: 16, 2: 16, 3: 16, 4: 8}[version]
+
+    def entry_at(i: int) -> int:
+        if entry_bits is not None:
+            return entries_offset + (i * entry_bits) // 8
+        return entries_offset + 8 * i
+
+    # -- flags and emptiness, by serial version
+    if version in (3, 4):
+        if flags_byte & 0xC0:
+            raise _fail(f"flags 0x{flags_byte:02x}: reserved bits 6-7 must be 0", "flags-reserved", "body.flags", 5)
+        if flags_byte & Flags.BIG_ENDIAN:
+            raise _fail(
+                f"flags 0x{flags_byte:02x}: the BIG_ENDIAN bit is set but sketches are always little-endian",
+                "flags-big-endian", "body.flags", 5,
+            )  # fmt: skip
+        if not flags_byte & Flags.COMPACT:
+            raise _fail(
+                f"flags 0x{flags_byte:02x}: the COMPACT bit is not set (family 3 is the compact sketch)",
+                "flags-compact", "body.flags", 5,
+            )  # fmt: skip
+        empty = bool(flags_byte & Flags.EMPTY)
+        ordered = bool(flags_byte & Flags.ORDERED)
+        if flags_byte & Flags.SINGLE_ITEM and (pre_longs != 1 or empty):
+            raise _fail(
+                f"flags 0x{flags_byte:02x}: SINGLEITEM needs one preamble long and a non-empty sketch "
+                f"(preamble longs {pre_longs}, empty {empty})",
+                "flags-single-item", "body.flags", 5,
+            )  # fmt: skip
+        if version == 4 and (empty or not ordered):
+            raise _fail(
+                f"flags 0x{flags_byte:02x}: serial version 4 is only written for ordered, non-empty sketches",
+                "flags-v4", "body.flags", 5,
+            )  # fmt: skip
+        if version == 3 and empty and num_entries:
+            raise _fail(f"the EMPTY flag is set but the retained count is {num_entries}", "empty-with-entries", "body.num_entries", 8)
+    elif version == 2:
+        ordered = True
+        empty = (pre_longs == 1) or (len(entries_or_deltas) == 0 and (theta_stored is None or theta_stored == MAX_THETA))
+    else:  # version 1
+        ordered = True
+        empty = len(entries_or_deltas) == 0 and theta_stored == MAX_THETA
+
+    # -- seed hash
+    if version == 1:
+        stored_seed_hash = compute_seed_hash(seed if seed is not None else DEFAULT_SEED)
+    else:
+        assert seed_hash is not None
+        stored_seed_hash = seed_hash
+        if seed is not None and not empty:
+            expected = compute_seed_hash(seed)
+            if seed_hash != expected:
+                raise _fail(
+                    f"seed hash 0x{seed_hash:04x} does not match 0x{expected:04x} of seed {seed}",
+                    "seed-hash", "body.seed_hash", 6,
+                )  # fmt: skip
+
+    # -- theta
+    if empty:
+        theta = MAX_THETA
+    else:
+        theta = MAX_THETA if theta_stored is None else theta_stored
+        if not 0 < theta <= MAX_THETA:
+            raise _fail(f"theta {theta} is outside (0, 2^63-1]", "theta-range", "body.theta_long", theta_offset)
+
+    # -- entries
+    if version == 4:
+        entries: list[int] = []
+        prev = 0
+        for i, d in enumerate(entries_or_deltas):
+            if d == 0:
+                raise _fail(
+                    f"delta {i} is 0: hash {i} repeats hash {i - 1}" if i else "the first hash is 0",
+                    "entries-order" if i else "entry-range", f"entries[{i}]", entry_at(i),
+                )  # fmt: skip
+            prev += d
+            if prev >= theta:
+                raise _fail(f"hash {prev} is not below theta {theta}", "entry-range", f"entries[{i}]", entry_at(i))
+            entries.append(prev)
+    else:
+        entries = list(entries_or_deltas)
+        for i, e in enumerate(entries):
+            if not 0 < e < theta:
+                raise _fail(f"hash {e} is outside (0, theta={theta})", "entry-range", f"entries[{i}]", entry_at(i))
+        if ordered:
+            for i in range(1, len(entries)):
+                if entries[i] <= entries[i - 1]:
+                    raise _fail(
+                        f"the ORDERED sketch's hashes are not strictly ascending: {entries[i - 1]} then {entries[i]}",
+                        "entries-order", f"entries[{i}]", entry_at(i),
+                    )  # fmt: skip
+        elif len(set(entries)) != len(entries):
+            seen: dict[int, int] = {}
+            for i, e in enumerate(entries):
+                if e in seen:
+                    raise _fail(f"hash {e} is stored twice (entries[{seen[e]}] and here)", "entries-duplicate",
+                                f"entries[{i}]", entry_at(i))  # fmt: skip
+                seen[e] = i
+
+    # -- the end
+    if end < size and not allow_trailing:
+        raise _fail(f"{size - end} bytes follow the sketch, which ends at byte {end}", "trailing-bytes", "sketch", end)
+
+    return ThetaSketch(
+        entries=tuple(entries),
+        theta_long=theta,
+        seed_hash=stored_seed_hash,
+        empty=empty,
+        ordered=ordered or len(entries) <= 1,
+        serial_version=version,
+        pre_longs=pre_longs,
+        flags=flags_byte,
+    )
+
+
+def kaitai_tree(data: bytes) -> Any:
+    """The raw Kaitai parse (fields as the spec names them), for tools and tests."""
+    reader = RangeReader(open_source(data))
+    ks = kaitai_call(SPEC, reader, lambda: _KsTheta(KaitaiStream(reader)), path="preamble")
+    kaitai_call(SPEC, reader, lambda: ks.body, path="body")
+    return ks
