@@ -1,0 +1,334 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Compiled twin of ``lakestruct.roaring._decode``: the same checks in the same order, in C loops.
+
+Pass 1 walks every header and container and checks every rule but array order,
+summing the cardinality; the output is then allocated once and pass 2 walks
+again, filling it (and checking that array values ascend). Nothing is
+allocated in proportion to a count read from the input before the input has
+proved it (pass 1 reads every byte it counts).
+"""
+
+import numpy as np
+cimport numpy as cnp
+from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdlib cimport free, malloc
+from libc.string cimport memcpy
+
+from lakestruct.errors import FormatError, LimitError, MagicError, TruncatedError
+
+cnp.import_array()
+
+cdef extern from *:
+    """
+    static inline int ls_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
+    static inline int ls_pop64(unsigned long long x) { return __builtin_popcountll(x); }
+    """
+    int ls_ctz64(unsigned long long x) nogil
+    int ls_pop64(unsigned long long x) nogil
+
+cdef inline uint32_t rd16(const uint8_t* b, Py_ssize_t p) noexcept nogil:
+    return <uint32_t>b[p] | (<uint32_t>b[p + 1] << 8)
+
+cdef inline uint32_t rd32(const uint8_t* b, Py_ssize_t p) noexcept nogil:
+    cdef uint32_t v
+    memcpy(&v, b + p, 4)
+    return v
+
+cdef inline uint64_t rd64(const uint8_t* b, Py_ssize_t p) noexcept nogil:
+    cdef uint64_t v
+    memcpy(&v, b + p, 8)
+    return v
+
+KIND_NAMES = ("array", "bitmap", "run")
+
+
+cdef class _Walker:
+    cdef const uint8_t* b
+    cdef Py_ssize_t n
+    cdef int64_t base
+    cdef str path
+    cdef bint iceberg
+    cdef bint fill
+    cdef uint64_t* out
+    cdef Py_ssize_t k
+    cdef int64_t total
+    cdef int64_t* st
+    cdef int64_t* sz
+    cdef uint8_t* kd
+
+    def __cinit__(self):
+        self.st = <int64_t*>malloc(65536 * sizeof(int64_t))
+        self.sz = <int64_t*>malloc(65536 * sizeof(int64_t))
+        self.kd = <uint8_t*>malloc(65536)
+        if self.st == NULL or self.sz == NULL or self.kd == NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        free(self.st)
+        free(self.sz)
+        free(self.kd)
+
+    cdef object err(self, cls, str msg, str rule, str sub, Py_ssize_t pos):
+        return cls(msg, rule=rule, path=(f"{self.path}.{sub}" if self.path else sub), offset=self.base + pos)
+
+    cdef int need(self, Py_ssize_t pos, Py_ssize_t count, str rule, str sub) except -1:
+        if pos + count > self.n:
+            raise self.err(TruncatedError, f"needs {count} bytes at {self.base + pos} but the input ends at {self.base + self.n}",
+                           rule, sub, pos)
+        return 0
+
+    cdef Py_ssize_t bitmap32(self, Py_ssize_t p, uint64_t key, Py_ssize_t bidx) except -1:
+        cdef const uint8_t* b = self.b
+        cdef Py_ssize_t n = self.n
+        cdef Py_ssize_t hdr, ofs_hdr, body, pos, i, j, size, nb, flags_pos = 0, s
+        cdef uint32_t cookie, o, rs, rl, prev_end, v, prev
+        cdef bint has_runs, has_offsets
+        cdef int64_t* st = self.st
+        cdef int64_t* sz = self.sz
+        cdef uint8_t* kd = self.kd
+        cdef int64_t card, nr, total, sm
+        cdef uint64_t hi, word
+        cdef uint64_t* out = self.out
+        cdef Py_ssize_t k
+        head = f"bitmaps[{bidx}]." if bidx >= 0 else ""
+        self.need(p, 4, "roaring32.truncated", head + "cookie")
+        cookie = rd32(b, p)
+        if cookie == 12346:
+            self.need(p + 4, 4, "roaring32.truncated", head + "num_containers")
+            size = rd32(b, p + 4)
+            if size > 65536:
+                raise self.err(FormatError, f"{size} containers declared; at most 65536 exist", "roaring32.container-count",
+                               head + "num_containers", p + 4)
+            hdr = p + 8
+            has_runs = False
+            has_offsets = True
+        elif (cookie & 0xFFFF) == 12347:
+            size = (cookie >> 16) + 1
+            nb = (size + 7) // 8
+            self.need(p + 4, nb, "roaring32.truncated", head + "run_flags")
+            flags_pos = p + 4
+            hdr = p + 4 + nb
+            has_runs = True
+            has_offsets = size >= 4
+        else:
+            raise self.err(MagicError, f"cookie 0x{cookie:08x} is neither 12346 (no runs) nor 12347 (runs) in its low 16 bits",
+                           "roaring32.cookie", head + "cookie", p)
+        if size == 0:
+            return hdr
+        self.need(hdr, 4 * size, "roaring32.truncated", head + "descriptors")
+        for i in range(1, size):
+            if rd16(b, hdr + 4 * i) <= rd16(b, hdr + 4 * (i - 1)):
+                raise self.err(FormatError, f"container key {rd16(b, hdr + 4 * i)} does not follow {rd16(b, hdr + 4 * (i - 1))} "
+                               "in strictly ascending order", "roaring32.key-order", f"{head}descriptors[{i}].key", hdr + 4 * i)
+        ofs_hdr = hdr + 4 * size
+        if has_offsets:
+            self.need(ofs_hdr, 4 * size, "roaring32.truncated", head + "offsets")
+            body = ofs_hdr + 4 * size
+        else:
+            body = ofs_hdr
+        for i in range(size):
+            card = rd16(b, hdr + 4 * i + 2) + 1
+            if has_runs and (b[flags_pos + i // 8] >> (i % 8)) & 1:
+                kd[i] = 2
+                sz[i] = 2
+            elif card <= 4096:
+                kd[i] = 0
+                sz[i] = 2 * card
+            else:
+                kd[i] = 1
+                sz[i] = 8192
+        pos = body
+        if has_offsets:
+            for i in range(size):
+                o = rd32(b, ofs_hdr + 4 * i)
+                if <int64_t>o != pos - p:
+                    raise self.err(FormatError, f"offset header says container {i} starts at byte {o} of the bitmap; "
+                                   f"the containers before it end at byte {pos - p}", "roaring32.container-offset",
+                                   f"{head}offsets[{i}]", ofs_hdr + 4 * i)
+                st[i] = pos
+                if kd[i] == 2:
+                    sz[i] = 2 + 4 * <int64_t>(rd16(b, pos) if pos + 2 <= n else 0)
+                pos += sz[i]
+        else:
+            for i in range(size):
+                st[i] = pos
+                if kd[i] == 2:
+                    self.need(pos, 2, "roaring32.truncated", f"{head}containers[{i}].num_runs")
+                    sz[i] = 2 + 4 * <int64_t>rd16(b, pos)
+                pos += sz[i]
+        if pos > n:
+            for i in range(size):
+                if st[i] + sz[i] > n:
+                    raise self.err(TruncatedError, f"{KIND_NAMES[kd[i]]} container of {sz[i]} bytes at {self.base + st[i]} "
+                                   f"runs past the end of the input ({self.base + n})", "roaring32.truncated",
+                                   f"{head}containers[{i}]", st[i])
+        if not self.fill:
+            if has_runs:
+                for i in range(size):
+                    if kd[i] != 2:
+                        continue
+                    nr = (sz[i] - 2) // 4
+                    for j in range(nr):
+                        rs = rd16(b, st[i] + 2 + 4 * j)
+                        rl = rd16(b, st[i] + 4 + 4 * j)
+                        if rs + rl > 0xFFFF:
+                            raise self.err(FormatError, f"run starting at {rs} with length-1 {rl} ends past 65535",
+                                           "roaring32.run-overflow", f"{head}containers[{i}].runs[{j}].length_minus_one",
+                                           st[i] + 4 + 4 * j)
+                for i in range(size):
+                    if kd[i] != 2:
+                        continue
+                    nr = (sz[i] - 2) // 4
+                    for j in range(1, nr):
+                        prev_end = rd16(b, st[i] + 4 * j - 2) + rd16(b, st[i] + 4 * j)
+                        rs = rd16(b, st[i] + 2 + 4 * j)
+                        if rs <= prev_end:
+                            raise self.err(FormatError, f"run start {rs} overlaps or precedes the previous run (ending at {prev_end})",
+                                           "roaring32.run-order", f"{head}containers[{i}].runs[{j}].start", st[i] + 2 + 4 * j)
+                for i in range(size):
+                    if kd[i] != 2:
+                        continue
+                    nr = (sz[i] - 2) // 4
+                    for j in range(1, nr):
+                        prev_end = rd16(b, st[i] + 4 * j - 2) + rd16(b, st[i] + 4 * j)
+                        rs = rd16(b, st[i] + 2 + 4 * j)
+                        if rs == prev_end + 1:
+                            raise self.err(FormatError, f"run start {rs} starts right after the previous run (ending at {prev_end}); "
+                                           "runs must be merged", "roaring32.run-adjacent", f"{head}containers[{i}].runs[{j}].start",
+                                           st[i] + 2 + 4 * j)
+                for i in range(size):
+                    if kd[i] != 2:
+                        continue
+                    nr = (sz[i] - 2) // 4
+                    sm = 0
+                    for j in range(nr):
+                        sm += <int64_t>rd16(b, st[i] + 4 + 4 * j) + 1
+                    card = rd16(b, hdr + 4 * i + 2) + 1
+                    if sm != card:
+                        raise self.err(FormatError, f"run container holds {sm} values but its descriptor says cardinality {card}",
+                                       "roaring32.run-cardinality", f"{head}descriptors[{i}].cardinality", hdr + 4 * i + 2)
+            for i in range(size):
+                if kd[i] != 1:
+                    continue
+                sm = 0
+                for j in range(1024):
+                    sm += ls_pop64(rd64(b, st[i] + 8 * j))
+                card = rd16(b, hdr + 4 * i + 2) + 1
+                if sm != card:
+                    raise self.err(FormatError, f"bitmap container has {sm} bits set but its descriptor says cardinality {card}",
+                                   "roaring32.bitmap-cardinality", f"{head}descriptors[{i}].cardinality", hdr + 4 * i + 2)
+            total = 0
+            for i in range(size):
+                total += rd16(b, hdr + 4 * i + 2) + 1
+            self.total += total
+            return pos
+        # fill pass
+        k = self.k
+        for i in range(size):
+            hi = (key << 32) | (<uint64_t>rd16(b, hdr + 4 * i) << 16)
+            s = st[i]
+            if kd[i] == 0:
+                card = sz[i] // 2
+                prev = 0
+                for j in range(card):
+                    v = rd16(b, s + 2 * j)
+                    if j > 0 and v <= prev:
+                        self.k = k
+                        raise self.err(FormatError, f"array value {v} does not follow {prev} in strictly ascending order",
+                                       "roaring32.array-order", f"{head}containers[{i}].values[{j}]", s + 2 * j)
+                    out[k] = hi | v
+                    k += 1
+                    prev = v
+            elif kd[i] == 1:
+                for j in range(1024):
+                    word = rd64(b, s + 8 * j)
+                    while word:
+                        out[k] = hi | <uint64_t>(64 * j + ls_ctz64(word))
+                        k += 1
+                        word &= word - 1
+            else:
+                nr = (sz[i] - 2) // 4
+                for j in range(nr):
+                    rs = rd16(b, s + 2 + 4 * j)
+                    rl = rd16(b, s + 4 + 4 * j)
+                    for v in range(rs, rs + rl + 1):
+                        out[k] = hi | v
+                        k += 1
+        self.k = k
+        return pos
+
+    cdef Py_ssize_t bitmap64(self) except -1:
+        cdef const uint8_t* b = self.b
+        cdef uint64_t count, bi
+        cdef Py_ssize_t p
+        cdef int64_t last = -1
+        cdef uint32_t key
+        self.need(0, 8, "roaring64.truncated", "num_bitmaps")
+        count = rd64(b, 0)
+        if count > 0xFFFFFFFF:
+            raise self.err(FormatError, f"{count} bitmaps declared; the format allows at most 2^32-1", "roaring64.bitmap-count",
+                           "num_bitmaps", 0)
+        if <int64_t>(12 * count) > self.n - 8:
+            raise self.err(TruncatedError, f"{count} bitmaps declared, which need at least {12 * count} bytes; {self.n - 8} follow",
+                           "roaring64.bitmap-count", "num_bitmaps", 0)
+        p = 8
+        for bi in range(count):
+            self.need(p, 4, "roaring64.truncated", f"bitmaps[{bi}].key")
+            key = rd32(b, p)
+            if self.iceberg and not self.fill:
+                if key >= 0x80000000:
+                    raise self.err(FormatError, f"Invalid unsigned key: {<int64_t>key - 0x100000000} (key {key} has its top bit set; "
+                                   "positions must be non-negative 64-bit ints)", "deletion-vector.key-unsigned",
+                                   f"bitmaps[{bi}].key", p)
+                if key > 0x7FFFFFFE:
+                    raise self.err(FormatError, f"Key is too large: {key} (Iceberg allows at most 2147483646)",
+                                   "deletion-vector.key-too-large", f"bitmaps[{bi}].key", p)
+            if <int64_t>key <= last:
+                raise self.err(FormatError, f"key {key} does not follow {last} in strictly ascending (unsigned) order",
+                               "roaring64.key-order", f"bitmaps[{bi}].key", p)
+            last = key
+            p = self.bitmap32(p + 4, key, bi)
+        return p
+
+
+cdef object _run(object data, int64_t base, str path, bint is64, bint iceberg, bint allow_trailing, int64_t max_positions):
+    cdef const uint8_t[::1] view = memoryview(data).cast("B")
+    cdef _Walker w = _Walker()
+    cdef Py_ssize_t end
+    cdef cnp.ndarray out
+    w.n = view.shape[0]
+    w.b = &view[0] if w.n > 0 else <const uint8_t*>b""
+    w.base = base
+    w.path = path
+    w.iceberg = iceberg
+    w.fill = False
+    w.total = 0
+    end = w.bitmap64() if is64 else w.bitmap32(0, 0, -1)
+    if not allow_trailing and end != w.n:
+        raise w.err(FormatError, f"{w.n - end} bytes follow the end of the bitmap",
+                    "roaring64.trailing-bytes" if is64 else "roaring32.trailing-bytes", "trailing", end)
+    if max_positions >= 0 and w.total > max_positions:
+        raise LimitError(f"the bitmap holds {w.total} positions; the limit is {max_positions}", rule="roaring.max-positions",
+                         path=path or "bitmap", offset=base)
+    out = np.empty(w.total, dtype=np.uint64)
+    if w.total == 0:
+        return out
+    w.out = <uint64_t*>cnp.PyArray_DATA(out)
+    w.k = 0
+    w.fill = True
+    if is64:
+        w.bitmap64()
+    else:
+        w.bitmap32(0, 0, -1)
+    assert w.k == w.total
+    return out
+
+
+def decode64(data, int64_t base, str path, bint iceberg, bint allow_trailing, int64_t max_positions):
+    """Sorted uint64 values of a 64-bit portable bitmap (see ``_decode.decode64``)."""
+    return _run(data, base, path, True, iceberg, allow_trailing, max_positions)
+
+
+def decode32(data, int64_t base, str path, bint allow_trailing, int64_t max_positions):
+    """Sorted uint32 values of a 32-bit portable bitmap (see ``_decode.decode32``)."""
+    return _run(data, base, path, False, False, allow_trailing, max_positions).astype(np.uint32)

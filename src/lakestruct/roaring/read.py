@@ -1,0 +1,108 @@
+"""Checked, fast decoding of Roaring bitmaps (32-bit and 64-bit portable formats) into NumPy arrays.
+
+Every rule of the format is checked (see ``docs/roaring.md``); a malformed input
+raises a :class:`~lakestruct.errors.FormatError` with the absolute byte offset,
+a field path such as ``bitmaps[2].containers[5].values[17]`` and a stable rule
+name. The output is allocated once, after the headers are checked, with exactly
+the cardinality they declare and prove, so an input never makes the decoder
+allocate more than its size justifies.
+
+Two twins do the work: ``_decode_c`` (Cython, used when built) and ``_decode``
+(pure Python + NumPy). Both apply the same checks in the same order;
+``impl="python"`` or ``impl="c"`` picks one explicitly.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from ..errors import UsageError
+from . import _decode
+from .model import Bitmap32Info, Bitmap64Info, describe
+
+try:  # the compiled twin is optional
+    from . import _decode_c  # type: ignore[attr-defined]
+
+    HAVE_C = True
+except ImportError:  # pragma: no cover - pure-Python install
+    _decode_c = None
+    HAVE_C = False
+
+__all__ = ["HAVE_C", "Impl", "decode_roaring32", "decode_roaring64", "describe_roaring32", "describe_roaring64"]
+
+Impl = Literal["auto", "c", "python"]
+Buffer = bytes | bytearray | memoryview
+
+
+def _pick(impl: Impl) -> bool:
+    """True to use the compiled twin."""
+    if impl == "auto":
+        return HAVE_C
+    if impl == "c":
+        if not HAVE_C:
+            raise UsageError("the compiled decoder (lakestruct.roaring._decode_c) is not built; reinstall with Cython and a C compiler")
+        return True
+    if impl == "python":
+        return False
+    raise UsageError(f"impl must be 'auto', 'c' or 'python', not {impl!r}")
+
+
+def decode_roaring64(
+    data: Buffer,
+    *,
+    iceberg: bool = False,
+    base_offset: int = 0,
+    path: str = "",
+    allow_trailing: bool = False,
+    max_positions: int | None = None,
+    impl: Impl = "auto",
+) -> npt.NDArray[np.uint64]:
+    """All values of a 64-bit portable Roaring bitmap, sorted, as a uint64 array.
+
+    ``iceberg=True`` adds Iceberg's key limits (keys ``<= 2^31 - 2``, so every
+    value fits a non-negative int64). ``base_offset`` is the absolute offset of
+    ``data`` in its file (for error offsets); ``path`` prefixes field paths.
+    """
+    if _pick(impl):
+        assert _decode_c is not None
+        out: Any = _decode_c.decode64(data, base_offset, path, iceberg, allow_trailing, -1 if max_positions is None else max_positions)
+        return out  # type: ignore[no-any-return]
+    return _decode.decode64(
+        data, base=base_offset, path=path, iceberg=iceberg, allow_trailing=allow_trailing, max_positions=max_positions
+    )
+
+
+def decode_roaring32(
+    data: Buffer,
+    *,
+    base_offset: int = 0,
+    path: str = "",
+    allow_trailing: bool = False,
+    max_positions: int | None = None,
+    impl: Impl = "auto",
+) -> npt.NDArray[np.uint32]:
+    """All values of a 32-bit portable Roaring bitmap, sorted, as a uint32 array."""
+    if _pick(impl):
+        assert _decode_c is not None
+        out: Any = _decode_c.decode32(data, base_offset, path, allow_trailing, -1 if max_positions is None else max_positions)
+        return out  # type: ignore[no-any-return]
+    return _decode.decode32(data, base=base_offset, path=path, allow_trailing=allow_trailing, max_positions=max_positions)
+
+
+def describe_roaring64(data: Buffer, *, iceberg: bool = False, base_offset: int = 0, allow_trailing: bool = False) -> Bitmap64Info:
+    """The checked layout of a 64-bit bitmap: buckets, keys, container kinds, cardinalities, offsets."""
+    scan = _decode.scan64(data, base=base_offset, iceberg=iceberg, allow_trailing=allow_trailing)
+    info = describe(scan, base_offset, True)
+    assert isinstance(info, Bitmap64Info)
+    return info
+
+
+def describe_roaring32(data: Buffer, *, base_offset: int = 0, allow_trailing: bool = False) -> Bitmap32Info:
+    """The checked layout of a 32-bit bitmap."""
+    scan = _decode.scan32(data, base=base_offset, allow_trailing=allow_trailing)
+    info = describe(scan, base_offset, False)
+    assert isinstance(info, Bitmap32Info)
+    return info
