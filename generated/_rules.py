@@ -2,6 +2,11 @@
 
 # spec id -> {kaitai src_path: (field path, rule name, field width in bytes or None)}
 RULES: dict[str, dict[str, tuple[str, str, int | None]]] = {
+    "parquet": {
+        "/seq/0": ("magic", "parquet.header-magic", 4),
+        "/types/footer_tail/seq/0": ("tail.len_footer", "parquet.footer-length", 4),
+        "/types/footer_tail/seq/1": ("tail.magic", "parquet.trailing-magic", 4),
+    },
     "puffin": {
         "/seq/0": ("magic", "puffin.header-magic", 4),
         "/types/flags/seq/0": ("tail.flags.reserved0", "puffin.flags-reserved", None),
@@ -20,5 +25,7 @@ RULES: dict[str, dict[str, tuple[str, str, int | None]]] = {
         "/types/body_v3/seq/4": ("body.num_entries", "theta_compact.num-entries-fit", 4),
         "/types/body_v4/seq/0": ("body.entry_bits", "theta_compact.entry-bits", 1),
         "/types/body_v4/seq/1": ("body.num_entries_bytes", "theta_compact.num-entries-bytes", 1),
+    },
+    "thrift_compact": {
     },
 }

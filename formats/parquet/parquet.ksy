@@ -1,0 +1,618 @@
+meta:
+  id: parquet
+  title: Apache Parquet file (structure; pages kept compressed)
+  application: Apache Parquet
+  file-extension:
+    - parquet
+  license: Apache-2.0
+  ks-version: '0.11'
+  imports:
+    - ../thrift/thrift_compact
+  endian: le
+doc: |
+  Layout: `PAR1`, the column chunks (each a sequence of pages: a Thrift
+  PageHeader immediately followed by `compressed_page_size` bytes), bloom
+  filters and page indexes, the Thrift FileMetaData footer, the footer length
+  (int32 LE) and `PAR1` again.
+
+  The footer is found from the end: `tail` holds its length and the trailing
+  magic. Every Thrift structure is parsed generically with `thrift_compact`
+  (imported) and then viewed through typed `*_view` types that find fields by
+  their parquet-format ids (`field_finder`), so unknown fields never break the
+  parse. The column chunks are walked from the footer's offsets: the first page
+  is at `dictionary_page_offset` when it is set and plausible (a value of 0 is a
+  known writer bug) and otherwise at `data_page_offset`; pages follow until
+  `total_compressed_size` bytes (headers included) are used. Page bodies stay
+  opaque (compressed).
+
+  An encrypted file ends in `PARE` instead and is not described here.
+doc-ref:
+  - https://github.com/apache/parquet-format/blob/master/README.md
+  - https://github.com/apache/parquet-format/blob/master/src/main/thrift/parquet.thrift
+-webide-representation: 'Parquet {file_meta_data}'
+seq:
+  - id: magic
+    contents: PAR1
+    doc: Leading magic `PAR1`.
+    -lakestruct-rule: parquet.header-magic
+instances:
+  tail:
+    pos: _io.size - 8
+    type: footer_tail
+    doc: The last 8 bytes (footer length, trailing magic).
+  ofs_footer:
+    value: _io.size - 8 - tail.len_footer
+    doc: Absolute offset of the Thrift FileMetaData.
+  footer:
+    pos: ofs_footer
+    size: tail.len_footer
+    type: thrift_compact::compact_struct
+    doc: The FileMetaData, generically decoded (a plaintext footer of an encrypted file is followed by a 28-byte signature, ignored).
+  file_meta_data:
+    type: file_meta_data_view(footer)
+    doc: Typed view of the footer.
+types:
+  footer_tail:
+    -webide-representation: 'footer {len_footer:dec} bytes'
+    seq:
+      - id: len_footer
+        type: s4
+        valid:
+          min: 1
+          max: _io.size - 12
+        doc: Length of the Thrift FileMetaData (it must fit between the magics).
+        -lakestruct-rule: parquet.footer-length
+      - id: magic
+        contents: PAR1
+        doc: Trailing magic `PAR1` (an encrypted footer has `PARE`).
+        -lakestruct-rule: parquet.trailing-magic
+  file_meta_data_view:
+    doc: "FileMetaData: 1 version, 2 schema, 3 num_rows, 4 row_groups, 6 created_by."
+    -webide-representation: '{num_rows:dec} rows, {num_row_groups:dec} row groups, {created_by}'
+    params:
+      - id: s
+        type: thrift_compact::compact_struct
+        doc: The decoded struct.
+    instances:
+      f_version:
+        type: thrift_compact::field_finder(s, 1)
+        doc: Field 1.
+      version:
+        value: f_version.field.value.int_value.value
+        if: f_version.found
+        doc: Format version (1 or 2).
+      f_num_rows:
+        type: thrift_compact::field_finder(s, 3)
+        doc: Field 3.
+      num_rows:
+        value: f_num_rows.field.value.int_value.value
+        if: f_num_rows.found
+        doc: Number of rows.
+      f_created_by:
+        type: thrift_compact::field_finder(s, 6)
+        doc: Field 6.
+      created_by:
+        value: f_created_by.field.value.binary_value.data.to_s('UTF-8')
+        if: f_created_by.found
+        doc: The writer.
+      f_schema:
+        type: thrift_compact::field_finder(s, 2)
+        doc: Field 2.
+      num_schema_elements:
+        value: 'f_schema.found ? f_schema.field.value.list_value.num_elements : 0'
+        doc: Number of schema elements (depth-first, root first).
+      f_row_groups:
+        type: thrift_compact::field_finder(s, 4)
+        doc: Field 4.
+      num_row_groups:
+        value: 'f_row_groups.found ? f_row_groups.field.value.list_value.num_elements : 0'
+        doc: Number of row groups.
+      row_groups:
+        type: row_group_view(f_row_groups.field.value.list_value.elements[_index].struct_value)
+        repeat: expr
+        repeat-expr: num_row_groups
+        doc: The row groups.
+  row_group_view:
+    doc: "RowGroup: 1 columns, 2 total_byte_size, 3 num_rows."
+    -webide-representation: '{num_rows:dec} rows, {num_columns:dec} columns'
+    params:
+      - id: s
+        type: thrift_compact::compact_struct
+        doc: The decoded struct.
+    instances:
+      f_num_rows:
+        type: thrift_compact::field_finder(s, 3)
+        doc: Field 3.
+      num_rows:
+        value: f_num_rows.field.value.int_value.value
+        if: f_num_rows.found
+        doc: Rows in this group.
+      f_columns:
+        type: thrift_compact::field_finder(s, 1)
+        doc: Field 1.
+      num_columns:
+        value: 'f_columns.found ? f_columns.field.value.list_value.num_elements : 0'
+        doc: Number of column chunks.
+      columns:
+        type: column_chunk_view(f_columns.field.value.list_value.elements[_index].struct_value)
+        repeat: expr
+        repeat-expr: num_columns
+        doc: The column chunks (schema leaf order).
+  column_chunk_view:
+    doc: "ColumnChunk: 3 meta_data, 4/5 offset index, 6/7 column index; its pages."
+    -webide-representation: '{meta_data}'
+    params:
+      - id: s
+        type: thrift_compact::compact_struct
+        doc: The decoded struct.
+    instances:
+      f_meta_data:
+        type: thrift_compact::field_finder(s, 3)
+        doc: Field 3 (absent for encrypted columns).
+      meta_data:
+        type: column_meta_data_view(f_meta_data.field.value.struct_value)
+        if: f_meta_data.found
+        doc: The column metadata.
+      f_offset_index_offset:
+        type: thrift_compact::field_finder(s, 4)
+        doc: Field 4.
+      f_offset_index_length:
+        type: thrift_compact::field_finder(s, 5)
+        doc: Field 5.
+      f_column_index_offset:
+        type: thrift_compact::field_finder(s, 6)
+        doc: Field 6.
+      f_column_index_length:
+        type: thrift_compact::field_finder(s, 7)
+        doc: Field 7.
+      has_offset_index:
+        value: f_offset_index_offset.found and f_offset_index_length.found
+        doc: The chunk has an OffsetIndex.
+      has_column_index:
+        value: f_column_index_offset.found and f_column_index_length.found
+        doc: The chunk has a ColumnIndex.
+      encrypted:
+        value: not f_meta_data.found
+        doc: No plaintext metadata (an encrypted column); its pages are not walked.
+      pages:
+        pos: meta_data.ofs_first_page
+        type: page_run(meta_data.ofs_first_page + meta_data.total_compressed_size)
+        if: not encrypted
+        doc: The pages of this chunk.
+      offset_index:
+        pos: f_offset_index_offset.field.value.int_value.value
+        size: f_offset_index_length.field.value.int_value.value
+        type: offset_index
+        if: has_offset_index
+        doc: The chunk's OffsetIndex (page locations).
+      column_index:
+        pos: f_column_index_offset.field.value.int_value.value
+        size: f_column_index_length.field.value.int_value.value
+        type: column_index
+        if: has_column_index
+        doc: The chunk's ColumnIndex (per-page min/max/null pages).
+      bloom_filter:
+        pos: meta_data.bloom_filter_offset
+        type: bloom_filter
+        if: not encrypted and meta_data.has_bloom_filter
+        doc: The chunk's split-block bloom filter.
+  column_meta_data_view:
+    doc: "ColumnMetaData: 1 type, 4 codec, 5 num_values, 7 total_compressed_size, 9 data_page_offset, 11 dictionary_page_offset, 14 bloom_filter_offset."
+    -webide-representation: '{type} {codec} {num_values:dec} values @{ofs_first_page:dec}+{total_compressed_size:dec}'
+    params:
+      - id: s
+        type: thrift_compact::compact_struct
+        doc: The decoded struct.
+    instances:
+      f_type:
+        type: thrift_compact::field_finder(s, 1)
+        doc: Field 1.
+      type:
+        value: f_type.field.value.int_value.value
+        enum: physical_type
+        if: f_type.found
+        doc: Physical type.
+      f_codec:
+        type: thrift_compact::field_finder(s, 4)
+        doc: Field 4.
+      codec:
+        value: f_codec.field.value.int_value.value
+        enum: compression_codec
+        if: f_codec.found
+        doc: Compression codec.
+      f_num_values:
+        type: thrift_compact::field_finder(s, 5)
+        doc: Field 5.
+      num_values:
+        value: f_num_values.field.value.int_value.value
+        if: f_num_values.found
+        doc: Number of values (nulls included).
+      f_total_compressed_size:
+        type: thrift_compact::field_finder(s, 7)
+        doc: Field 7.
+      total_compressed_size:
+        value: f_total_compressed_size.field.value.int_value.value
+        doc: Bytes of the chunk as stored, page headers included.
+      f_data_page_offset:
+        type: thrift_compact::field_finder(s, 9)
+        doc: Field 9.
+      data_page_offset:
+        value: f_data_page_offset.field.value.int_value.value
+        doc: Offset of the first data page.
+      f_dictionary_page_offset:
+        type: thrift_compact::field_finder(s, 11)
+        doc: Field 11.
+      dictionary_page_offset:
+        value: 'f_dictionary_page_offset.found ? f_dictionary_page_offset.field.value.int_value.value : -1'
+        doc: Offset of the dictionary page (-1 when absent; 0 is a writer bug).
+      ofs_first_page:
+        value: 'dictionary_page_offset >= 4 and (dictionary_page_offset < data_page_offset or data_page_offset < 4) ? dictionary_page_offset : data_page_offset'
+        doc: Where the chunk starts.
+      f_bloom_filter_offset:
+        type: thrift_compact::field_finder(s, 14)
+        doc: Field 14.
+      has_bloom_filter:
+        value: f_bloom_filter_offset.found
+        doc: A bloom filter is stored.
+      bloom_filter_offset:
+        value: 'has_bloom_filter ? f_bloom_filter_offset.field.value.int_value.value : 0'
+        doc: Offset of the bloom filter header.
+  page_run:
+    doc: Pages from the current position until `end` (headers and bodies).
+    params:
+      - id: end
+        type: s8
+        doc: Absolute end of the chunk.
+    seq:
+      - id: pages
+        type: page
+        repeat: until
+        repeat-until: _io.pos >= end
+        doc: The pages, in file order.
+  page:
+    doc: A page header and its stored (possibly compressed) bytes.
+    -webide-representation: '{view}'
+    seq:
+      - id: header
+        type: thrift_compact::compact_struct
+        doc: The Thrift PageHeader.
+      - id: body
+        size: view.compressed_page_size
+        doc: The page bytes exactly as stored.
+    instances:
+      view:
+        type: page_header_view(header)
+        doc: Typed view of the header.
+  page_header:
+    doc: A PageHeader alone (as in `parquet_page_header`).
+    -webide-representation: '{view}'
+    seq:
+      - id: raw
+        type: thrift_compact::compact_struct
+        doc: The decoded struct.
+    instances:
+      view:
+        type: page_header_view(raw)
+        doc: Typed view.
+  page_header_view:
+    doc: "PageHeader: 1 type, 2 uncompressed_page_size, 3 compressed_page_size, 4 crc, 5 data_page_header, 7 dictionary_page_header, 8 data_page_header_v2."
+    -webide-representation: '{type} {compressed_page_size:dec}/{uncompressed_page_size:dec} bytes'
+    params:
+      - id: s
+        type: thrift_compact::compact_struct
+        doc: The decoded struct.
+    instances:
+      f_type:
+        type: thrift_compact::field_finder(s, 1)
+        doc: Field 1.
+      type:
+        value: f_type.field.value.int_value.value
+        enum: page_type
+        doc: Page type.
+      f_uncompressed_page_size:
+        type: thrift_compact::field_finder(s, 2)
+        doc: Field 2.
+      uncompressed_page_size:
+        value: f_uncompressed_page_size.field.value.int_value.value
+        doc: Body size after decompression (header excluded).
+      f_compressed_page_size:
+        type: thrift_compact::field_finder(s, 3)
+        doc: Field 3.
+      compressed_page_size:
+        value: f_compressed_page_size.field.value.int_value.value
+        doc: Body size as stored (header excluded).
+      f_crc:
+        type: thrift_compact::field_finder(s, 4)
+        doc: Field 4.
+      crc:
+        value: f_crc.field.value.int_value.value
+        if: f_crc.found
+        doc: CRC-32 of the stored body.
+      f_data_page_header:
+        type: thrift_compact::field_finder(s, 5)
+        doc: Field 5.
+      data_page_header:
+        type: data_page_header_view(f_data_page_header.field.value.struct_value)
+        if: f_data_page_header.found
+        doc: DataPageHeader (v1).
+      f_dictionary_page_header:
+        type: thrift_compact::field_finder(s, 7)
+        doc: Field 7.
+      dictionary_page_header:
+        type: dictionary_page_header_view(f_dictionary_page_header.field.value.struct_value)
+        if: f_dictionary_page_header.found
+        doc: DictionaryPageHeader.
+      f_data_page_header_v2:
+        type: thrift_compact::field_finder(s, 8)
+        doc: Field 8.
+      data_page_header_v2:
+        type: data_page_header_v2_view(f_data_page_header_v2.field.value.struct_value)
+        if: f_data_page_header_v2.found
+        doc: DataPageHeaderV2.
+  data_page_header_view:
+    doc: "DataPageHeader: 1 num_values, 2 encoding, 3 definition_level_encoding, 4 repetition_level_encoding."
+    -webide-representation: '{num_values:dec} values {encoding}'
+    params:
+      - id: s
+        type: thrift_compact::compact_struct
+        doc: The decoded struct.
+    instances:
+      f_num_values:
+        type: thrift_compact::field_finder(s, 1)
+        doc: Field 1.
+      num_values:
+        value: f_num_values.field.value.int_value.value
+        doc: Values in the page (nulls included).
+      f_encoding:
+        type: thrift_compact::field_finder(s, 2)
+        doc: Field 2.
+      encoding:
+        value: f_encoding.field.value.int_value.value
+        enum: encoding
+        doc: Value encoding.
+      f_definition_level_encoding:
+        type: thrift_compact::field_finder(s, 3)
+        doc: Field 3.
+      definition_level_encoding:
+        value: f_definition_level_encoding.field.value.int_value.value
+        enum: encoding
+        doc: Definition-level encoding.
+      f_repetition_level_encoding:
+        type: thrift_compact::field_finder(s, 4)
+        doc: Field 4.
+      repetition_level_encoding:
+        value: f_repetition_level_encoding.field.value.int_value.value
+        enum: encoding
+        doc: Repetition-level encoding.
+  dictionary_page_header_view:
+    doc: "DictionaryPageHeader: 1 num_values, 2 encoding, 3 is_sorted."
+    -webide-representation: '{num_values:dec} values {encoding}'
+    params:
+      - id: s
+        type: thrift_compact::compact_struct
+        doc: The decoded struct.
+    instances:
+      f_num_values:
+        type: thrift_compact::field_finder(s, 1)
+        doc: Field 1.
+      num_values:
+        value: f_num_values.field.value.int_value.value
+        doc: Dictionary entries.
+      f_encoding:
+        type: thrift_compact::field_finder(s, 2)
+        doc: Field 2.
+      encoding:
+        value: f_encoding.field.value.int_value.value
+        enum: encoding
+        doc: PLAIN or PLAIN_DICTIONARY.
+  data_page_header_v2_view:
+    doc: "DataPageHeaderV2: 1 num_values, 2 num_nulls, 3 num_rows, 4 encoding, 5/6 level byte lengths, 7 is_compressed."
+    -webide-representation: '{num_values:dec} values, {num_nulls:dec} nulls, {num_rows:dec} rows {encoding}'
+    params:
+      - id: s
+        type: thrift_compact::compact_struct
+        doc: The decoded struct.
+    instances:
+      f_num_values:
+        type: thrift_compact::field_finder(s, 1)
+        doc: Field 1.
+      num_values:
+        value: f_num_values.field.value.int_value.value
+        doc: Values (nulls included).
+      f_num_nulls:
+        type: thrift_compact::field_finder(s, 2)
+        doc: Field 2.
+      num_nulls:
+        value: f_num_nulls.field.value.int_value.value
+        doc: Nulls.
+      f_num_rows:
+        type: thrift_compact::field_finder(s, 3)
+        doc: Field 3.
+      num_rows:
+        value: f_num_rows.field.value.int_value.value
+        doc: Rows.
+      f_encoding:
+        type: thrift_compact::field_finder(s, 4)
+        doc: Field 4.
+      encoding:
+        value: f_encoding.field.value.int_value.value
+        enum: encoding
+        doc: Value encoding.
+      f_definition_levels_byte_length:
+        type: thrift_compact::field_finder(s, 5)
+        doc: Field 5.
+      definition_levels_byte_length:
+        value: f_definition_levels_byte_length.field.value.int_value.value
+        doc: Bytes of definition levels (never compressed).
+      f_repetition_levels_byte_length:
+        type: thrift_compact::field_finder(s, 6)
+        doc: Field 6.
+      repetition_levels_byte_length:
+        value: f_repetition_levels_byte_length.field.value.int_value.value
+        doc: Bytes of repetition levels (never compressed).
+      f_is_compressed:
+        type: thrift_compact::field_finder(s, 7)
+        doc: Field 7.
+      is_compressed:
+        value: 'f_is_compressed.found ? f_is_compressed.field.bool_value : true'
+        doc: The values section is compressed (default true).
+  offset_index:
+    doc: "OffsetIndex: 1 page_locations (PageLocation: 1 offset, 2 compressed_page_size incl. header, 3 first_row_index)."
+    -webide-representation: '{num_pages:dec} pages'
+    seq:
+      - id: raw
+        type: thrift_compact::compact_struct
+        doc: The decoded struct.
+    instances:
+      f_page_locations:
+        type: thrift_compact::field_finder(raw, 1)
+        doc: Field 1.
+      num_pages:
+        value: 'f_page_locations.found ? f_page_locations.field.value.list_value.num_elements : 0'
+        doc: Number of pages.
+      page_locations:
+        type: page_location_view(f_page_locations.field.value.list_value.elements[_index].struct_value)
+        repeat: expr
+        repeat-expr: num_pages
+        doc: The page locations.
+  page_location_view:
+    doc: "PageLocation: 1 offset, 2 compressed_page_size (header included), 3 first_row_index."
+    -webide-representation: '@{offset:dec} {compressed_page_size:dec} bytes, row {first_row_index:dec}'
+    params:
+      - id: s
+        type: thrift_compact::compact_struct
+        doc: The decoded struct.
+    instances:
+      f_offset:
+        type: thrift_compact::field_finder(s, 1)
+        doc: Field 1.
+      offset:
+        value: f_offset.field.value.int_value.value
+        doc: Absolute offset of the page header.
+      f_compressed_page_size:
+        type: thrift_compact::field_finder(s, 2)
+        doc: Field 2.
+      compressed_page_size:
+        value: f_compressed_page_size.field.value.int_value.value
+        doc: Header plus stored body size.
+      f_first_row_index:
+        type: thrift_compact::field_finder(s, 3)
+        doc: Field 3.
+      first_row_index:
+        value: f_first_row_index.field.value.int_value.value
+        doc: First row of the page within the row group.
+  column_index:
+    doc: "ColumnIndex: 1 null_pages, 2 min_values, 3 max_values, 4 boundary_order, 5 null_counts."
+    -webide-representation: '{num_pages:dec} pages {boundary_order}'
+    seq:
+      - id: raw
+        type: thrift_compact::compact_struct
+        doc: The decoded struct.
+    instances:
+      f_null_pages:
+        type: thrift_compact::field_finder(raw, 1)
+        doc: Field 1 (list<bool>; element type 1 or 2 in the wild).
+      num_pages:
+        value: 'f_null_pages.found ? f_null_pages.field.value.list_value.num_elements : 0'
+        doc: Number of pages.
+      f_boundary_order:
+        type: thrift_compact::field_finder(raw, 4)
+        doc: Field 4.
+      boundary_order:
+        value: f_boundary_order.field.value.int_value.value
+        enum: boundary_order
+        if: f_boundary_order.found
+        doc: Ordering of min/max across pages.
+      f_min_values:
+        type: thrift_compact::field_finder(raw, 2)
+        doc: Field 2 (list<binary>).
+      f_max_values:
+        type: thrift_compact::field_finder(raw, 3)
+        doc: Field 3 (list<binary>).
+      f_null_counts:
+        type: thrift_compact::field_finder(raw, 5)
+        doc: Field 5 (list<i64>).
+  bloom_filter:
+    doc: A BloomFilterHeader and the split-block bitset it announces.
+    -webide-representation: '{header.view}'
+    seq:
+      - id: header
+        type: bloom_filter_header
+        doc: The header.
+      - id: bitset
+        size: header.view.num_bytes
+        doc: The bitset (32-byte blocks of 8 little-endian u32 words).
+  bloom_filter_header:
+    doc: A BloomFilterHeader alone.
+    -webide-representation: '{view}'
+    seq:
+      - id: raw
+        type: thrift_compact::compact_struct
+        doc: The decoded struct.
+    instances:
+      view:
+        type: bloom_filter_header_view(raw)
+        doc: Typed view.
+  bloom_filter_header_view:
+    doc: "BloomFilterHeader: 1 numBytes, 2 algorithm (1 BLOCK), 3 hash (1 XXHASH), 4 compression (1 UNCOMPRESSED)."
+    -webide-representation: '{num_bytes:dec} bytes'
+    params:
+      - id: s
+        type: thrift_compact::compact_struct
+        doc: The decoded struct.
+    instances:
+      f_num_bytes:
+        type: thrift_compact::field_finder(s, 1)
+        doc: Field 1.
+      num_bytes:
+        value: f_num_bytes.field.value.int_value.value
+        doc: Size of the bitset in bytes.
+      f_algorithm:
+        type: thrift_compact::field_finder(s, 2)
+        doc: Field 2 (union; member 1 = split block).
+      f_hash:
+        type: thrift_compact::field_finder(s, 3)
+        doc: Field 3 (union; member 1 = xxHash64).
+      f_compression:
+        type: thrift_compact::field_finder(s, 4)
+        doc: Field 4 (union; member 1 = uncompressed).
+enums:
+  physical_type:
+    0: boolean
+    1: int32
+    2: int64
+    3: int96
+    4: float
+    5: double
+    6: byte_array
+    7: fixed_len_byte_array
+  compression_codec:
+    0: uncompressed
+    1: snappy
+    2: gzip
+    3: lzo
+    4: brotli
+    5: lz4
+    6: zstd
+    7: lz4_raw
+  page_type:
+    0: data_page
+    1: index_page
+    2: dictionary_page
+    3: data_page_v2
+  encoding:
+    0: plain
+    1: group_var_int
+    2: plain_dictionary
+    3: rle
+    4: bit_packed
+    5: delta_binary_packed
+    6: delta_length_byte_array
+    7: delta_byte_array
+    8: rle_dictionary
+    9: byte_stream_split
+    10: alp
+  boundary_order:
+    0: unordered
+    1: ascending
+    2: descending
