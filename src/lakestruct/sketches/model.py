@@ -81,6 +81,10 @@ class ThetaSketch:
     #: The raw flags byte (byte 5) as read; canonical for built sketches. In
     #: serial versions 1 and 2 byte 5 is unused and this is whatever it holds.
     flags: int = field(default=-1, compare=False)
+    #: Bytes 12-15 of serial version 3 (the update sketch's sampling probability),
+    #: kept so that re-serializing reproduces the input: C++ and current Java write
+    #: 0.0, Iceberg 1.10 and Trino 1.0. Unused by compact sketches.
+    p: float = field(default=0.0, compare=False)
 
     def __post_init__(self) -> None:
         if self.pre_longs == 0:

@@ -89,7 +89,7 @@ def _read(data: bytes, seed: int | None, allow_trailing: bool) -> ThetaSketch:
         return assemble(
             version, ks.pre_longs, flags_byte, body.seed_hash, theta_stored, body.entries, len(data), end,
             entries_offset=8 * ks.pre_longs, seed=seed, allow_trailing=allow_trailing,
-            num_entries=body.num_entries if ks.pre_longs >= 2 else None,
+            num_entries=body.num_entries if ks.pre_longs >= 2 else None, p=body.p if ks.pre_longs >= 2 else 0.0,
         )  # fmt: skip
     # version 4
     n = body.num_entries
@@ -117,6 +117,7 @@ def assemble(
     allow_trailing: bool,
     num_entries: int | None = None,
     entry_bits: int | None = None,
+    p: float = 0.0,
 ) -> ThetaSketch:
     """Check the parsed fields of one sketch and build its model.
 
@@ -237,6 +238,7 @@ def assemble(
         serial_version=version,
         pre_longs=pre_longs,
         flags=flags_byte,
+        p=p,
     )
 
 

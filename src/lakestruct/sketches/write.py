@@ -127,7 +127,7 @@ def serialize(sketch: ThetaSketch, serial_version: int = 3) -> bytes:
                 "flags": _flags(sketch),
                 "seed_hash": sketch.seed_hash,
                 "num_entries": n if pre_longs >= 2 else None,
-                "p": 0.0 if pre_longs >= 2 else None,
+                "p": sketch.p if pre_longs >= 2 else None,
                 "theta_long": sketch.theta_long if pre_longs >= 3 else None,
                 "entries": [] if sketch.empty else list(sketch.entries),
             },
