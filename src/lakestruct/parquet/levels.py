@@ -1,0 +1,298 @@
+"""Definition and repetition levels: the RLE/bit-packing hybrid and legacy BIT_PACKED.
+
+Parquet ``Encodings.md`` (formats.md §7.5)::
+
+    rle-bit-packed-hybrid := [<length:u32 LE>] <run>*
+    bit-packed-run := varint(groups << 1 | 1)  then groups*8 values of bw bits (LSB first)
+    rle-run        := varint(count << 1)        then the value in ceil(bw/8) bytes LE
+
+Decoding is vectorised with NumPy (bit unpacking via ``np.unpackbits``); a run never
+makes the decoder allocate more than the number of values the caller asked for, so
+a hostile run length cannot cost memory. Every malformed input raises a
+:class:`~lakestruct.errors.FormatError` naming the absolute byte offset (when the
+bytes are stored uncompressed in the file) and the field path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import NoReturn
+
+import numpy as np
+import numpy.typing as npt
+
+from ..errors import FormatError, LimitError, TruncatedError
+
+__all__ = [
+    "Where",
+    "bit_width",
+    "decode_bit_packed_legacy",
+    "decode_hybrid",
+    "encode_bit_packed_legacy",
+    "encode_hybrid",
+    "read_uvarint",
+    "unpack_bits",
+]
+
+LevelArray = npt.NDArray[np.int32]
+
+
+@dataclass(frozen=True)
+class Where:
+    """Where a byte buffer came from, for error messages.
+
+    ``base`` is the absolute file offset of ``buf[0]`` when the buffer is stored
+    verbatim in the file; ``None`` when it is decompressed (errors then name
+    ``anchor``, the offset of the compressed bytes, and the position inside the
+    decompressed buffer in the message).
+    """
+
+    path: str
+    base: int | None = 0
+    anchor: int | None = None
+
+    def offset(self, pos: int) -> int | None:
+        return self.base + pos if self.base is not None else self.anchor
+
+    def fail(self, msg: str, *, rule: str, pos: int, cls: type[FormatError] = FormatError, sub: str = "") -> NoReturn:
+        if self.base is None:
+            msg = f"{msg} (at byte {pos} of the decompressed page)"
+        raise cls(msg, rule=rule, path=self.path + sub, offset=self.offset(pos))
+
+    def sub(self, name: str, skip: int = 0) -> Where:
+        """A child location: path ``path + name`` starting ``skip`` bytes further."""
+        if self.base is None:
+            return Where(self.path + name, None, self.anchor)
+        return Where(self.path + name, self.base + skip, self.anchor)
+
+
+def bit_width(max_value: int) -> int:
+    """Bits needed for values 0..max_value (0 when max_value is 0)."""
+    return int(max_value).bit_length()
+
+
+def read_uvarint(
+    buf: bytes | memoryview, pos: int, end: int, where: Where, *, max_bytes: int = 10, what: str = "varint"
+) -> tuple[int, int]:
+    """ULEB128 at ``pos``; returns (value, new position). At most ``max_bytes`` bytes."""
+    result = 0
+    shift = 0
+    start = pos
+    while True:
+        if pos >= end:
+            where.fail(
+                f"{what} runs past the end of its {end - start}-byte section",
+                rule="parquet.varint.truncated",
+                pos=start,
+                cls=TruncatedError,
+            )
+        b = buf[pos]
+        pos += 1
+        result |= (b & 0x7F) << shift
+        if not b & 0x80:
+            return result, pos
+        shift += 7
+        if pos - start >= max_bytes:
+            where.fail(f"{what} is longer than {max_bytes} bytes", rule="parquet.varint.overlong", pos=start)
+
+
+def unpack_bits(data: bytes | memoryview | npt.NDArray[np.uint8], bw: int, count: int) -> npt.NDArray[np.uint64]:
+    """``count`` values of ``bw`` bits, packed LSB-first (the hybrid's bit-packed order)."""
+    if count <= 0:
+        return np.zeros(0, dtype=np.uint64)
+    if bw == 0:
+        return np.zeros(count, dtype=np.uint64)
+    raw = np.frombuffer(data, dtype=np.uint8) if not isinstance(data, np.ndarray) else data
+    nbytes = (count * bw + 7) // 8
+    raw = raw[:nbytes]
+    if bw == 8:
+        return raw[:count].astype(np.uint64)
+    if bw in (16, 32, 64) and len(raw) >= count * bw // 8:
+        dt = {16: "<u2", 32: "<u4", 64: "<u8"}[bw]
+        return np.frombuffer(raw.tobytes()[: count * bw // 8], dtype=dt).astype(np.uint64)
+    bits = np.unpackbits(raw, bitorder="little")[: count * bw].reshape(count, bw)
+    if bw <= 8:
+        w8 = (np.uint8(1) << np.arange(bw, dtype=np.uint8)).astype(np.uint8)
+        small: npt.NDArray[np.uint64] = (bits * w8).sum(axis=1, dtype=np.uint64)
+        return small
+    weights = np.uint64(1) << np.arange(bw, dtype=np.uint64)
+    wide: npt.NDArray[np.uint64] = (bits.astype(np.uint64) * weights).sum(axis=1, dtype=np.uint64)
+    return wide
+
+
+def decode_hybrid(
+    buf: bytes | memoryview,
+    bw: int,
+    count: int,
+    where: Where,
+    *,
+    start: int = 0,
+    end: int | None = None,
+    what: str = "levels",
+    max_bw: int = 32,
+) -> tuple[npt.NDArray[np.uint64], int]:
+    """Decode ``count`` values of the RLE/bit-packing hybrid from ``buf[start:end]``.
+
+    Returns the values and the position after the last run read. Raises when the
+    runs end before ``count`` values (the last bit-packed run may be cut short by
+    the writer: its complete values still count).
+    """
+    if end is None:
+        end = len(buf)
+    if not 0 <= bw <= max_bw:
+        where.fail(f"bit width {bw} of the {what} is outside 0..{max_bw}", rule="parquet.rle.bit-width", pos=start)
+    out: list[npt.NDArray[np.uint64]] = []
+    have = 0
+    pos = start
+    vbytes = (bw + 7) // 8
+    limit = (1 << bw) - 1
+    while have < count:
+        if pos >= end:
+            where.fail(
+                f"the {what} hold {have} values but {count} are declared",
+                rule="parquet.levels.count" if what.endswith("levels") else "parquet.rle.count",
+                pos=pos,
+                cls=TruncatedError,
+            )
+        run_at = pos
+        header, pos = read_uvarint(buf, pos, end, where, max_bytes=5, what=f"run header of the {what}")
+        n = header >> 1
+        if n == 0:
+            where.fail(f"zero-length run in the {what}", rule="parquet.rle.run-length", pos=run_at)
+        if header & 1:  # bit-packed: n groups of 8 values
+            nbytes = n * bw
+            avail = min(nbytes, end - pos)
+            nvals = min(n * 8, (avail * 8) // bw if bw else n * 8)
+            take = min(nvals, count - have)
+            if take <= 0:
+                where.fail(
+                    f"bit-packed run of the {what} declares {nbytes} bytes but only {end - pos} remain",
+                    rule="parquet.rle.truncated",
+                    pos=run_at,
+                    cls=TruncatedError,
+                )
+            out.append(unpack_bits(memoryview(buf)[pos : pos + avail], bw, take))
+            have += take
+            pos += avail
+        else:  # RLE run
+            if pos + vbytes > end:
+                where.fail(
+                    f"RLE run of the {what} needs {vbytes} value bytes", rule="parquet.rle.truncated", pos=run_at, cls=TruncatedError
+                )
+            value = int.from_bytes(bytes(buf[pos : pos + vbytes]), "little")
+            pos += vbytes
+            if value > limit:
+                where.fail(f"RLE run value {value} of the {what} does not fit in {bw} bits", rule="parquet.rle.value", pos=run_at)
+            take = min(n, count - have)
+            out.append(np.full(take, value, dtype=np.uint64))
+            have += take
+    if not out:
+        return np.zeros(0, dtype=np.uint64), pos
+    res = out[0] if len(out) == 1 else np.concatenate(out)
+    return res, pos
+
+
+def decode_bit_packed_legacy(
+    buf: bytes | memoryview, bw: int, count: int, where: Where, *, start: int = 0, end: int | None = None, what: str = "levels"
+) -> tuple[npt.NDArray[np.uint64], int]:
+    """Deprecated BIT_PACKED (encoding 4): ``count`` values MSB-first, no header."""
+    if end is None:
+        end = len(buf)
+    nbytes = (count * bw + 7) // 8
+    if start + nbytes > end:
+        where.fail(
+            f"BIT_PACKED {what} need {nbytes} bytes but only {end - start} remain",
+            rule="parquet.levels.truncated",
+            pos=start,
+            cls=TruncatedError,
+        )
+    if bw == 0 or count == 0:
+        return np.zeros(count, dtype=np.uint64), start + nbytes
+    raw = np.frombuffer(buf, dtype=np.uint8, count=nbytes, offset=start)
+    bits = np.unpackbits(raw, bitorder="big")[: count * bw].reshape(count, bw).astype(np.uint64)
+    weights = np.uint64(1) << np.arange(bw - 1, -1, -1, dtype=np.uint64)
+    return (bits * weights).sum(axis=1, dtype=np.uint64), start + nbytes
+
+
+# --------------------------------------------------------------------------- encoders
+
+
+def _uvarint(n: int) -> bytes:
+    out = bytearray()
+    while True:
+        b = n & 0x7F
+        n >>= 7
+        if n:
+            out.append(b | 0x80)
+        else:
+            out.append(b)
+            return bytes(out)
+
+
+def _pack_lsb(values: Sequence[int], bw: int) -> bytes:
+    acc = 0
+    for i, v in enumerate(values):
+        acc |= int(v) << (i * bw)
+    return acc.to_bytes((len(values) * bw + 7) // 8, "little")
+
+
+def encode_hybrid(values: Sequence[int] | npt.NDArray[np.integer], bw: int, *, length_prefix: bool = False) -> bytes:
+    """Encode with the RLE/bit-packing hybrid (runs of 8+ equal values become RLE runs).
+
+    A trailing bit-packed group is padded with zeros, as the format allows.
+    """
+    vals = [int(v) for v in values]
+    if bw < 0 or bw > 64 or any(v < 0 or v >> bw for v in vals):
+        raise ValueError(f"values do not fit in {bw} bits")
+    out = bytearray()
+    lit: list[int] = []
+    vbytes = (bw + 7) // 8
+
+    def flush() -> None:
+        if lit:
+            pad = (-len(lit)) % 8
+            groups = (len(lit) + pad) // 8
+            out.extend(_uvarint(groups << 1 | 1))
+            out.extend(_pack_lsb([*lit, *([0] * pad)], bw))
+            lit.clear()
+
+    i, n = 0, len(vals)
+    while i < n:
+        j = i
+        while j < n and vals[j] == vals[i]:
+            j += 1
+        run = j - i
+        fill = (-len(lit)) % 8
+        if run >= 8 and fill == 0:
+            flush()
+            out.extend(_uvarint(run << 1))
+            out.extend(vals[i].to_bytes(vbytes, "little"))
+            i = j
+        elif run >= 8 + fill:
+            lit.extend(vals[i : i + fill])
+            i += fill
+        else:
+            lit.extend(vals[i:j])
+            i = j
+    flush()
+    body = bytes(out)
+    return len(body).to_bytes(4, "little") + body if length_prefix else body
+
+
+def encode_bit_packed_legacy(values: Sequence[int], bw: int) -> bytes:
+    """Deprecated BIT_PACKED: values MSB-first, no header."""
+    acc = 0
+    for v in values:
+        acc = (acc << bw) | int(v)
+    nbits = len(values) * bw
+    pad = (-nbits) % 8
+    return (acc << pad).to_bytes((nbits + pad) // 8, "big") if nbits else b""
+
+
+def check_limit(count: int, cap: int, where: Where, what: str) -> None:
+    """A declared count must not exceed what the bytes can justify."""
+    if count > cap:
+        where.fail(
+            f"{what} declares {count} values, more than the {cap} its bytes can hold", rule="parquet.page.num-values", pos=0, cls=LimitError
+        )

@@ -1,0 +1,502 @@
+"""Decode a column chunk's pages into levels and values (formats.md §7.5).
+
+The page walk itself (Thrift page headers) belongs to the structure layer; this
+module takes what it found — a :class:`ChunkSpec` with one :class:`PageSpec` per
+page, built from any ``PageHeader``-shaped object by :func:`page_spec` — plus a
+``read(offset, length) -> bytes`` function, and returns a :class:`ChunkData`: per
+page the repetition levels, definition levels and the non-null values.
+
+Checks (each a :class:`~lakestruct.errors.FormatError` naming the absolute offset
+and a path like ``row_groups[0].columns[2].pages[5].definition_levels``):
+decoded level count == num_values, levels <= their max, repetition levels start
+at 0 on a record boundary, v2 ``num_nulls``/``num_rows`` agree with the levels,
+the values section holds the non-null count, dictionary indices are in range,
+bit widths and varints are bounded, decompression stays within the declared size.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ..errors import FormatError, LimitError, TruncatedError
+from .compression import decompress_page
+from .encodings import ENCODINGS, PHYSICAL_TYPES, decode_plain, decode_values
+from .levels import Where, bit_width, decode_bit_packed_legacy, decode_hybrid
+
+__all__ = ["ChunkData", "ChunkSpec", "PageData", "PageSpec", "decode_chunk", "page_spec", "values_with_nulls"]
+
+Levels = npt.NDArray[np.int16]
+Values = npt.NDArray[Any]
+
+PAGE_TYPES = {0: "DATA_PAGE", 1: "INDEX_PAGE", 2: "DICTIONARY_PAGE", 3: "DATA_PAGE_V2"}
+# A page may declare at most this many values per stored byte (an RLE run of a
+# million nulls is a few bytes, so this is generous), or MIN_VALUE_CAP values.
+VALUES_PER_BYTE = 8 * 1024
+MIN_VALUE_CAP = 1 << 24
+
+
+@dataclass(frozen=True)
+class PageSpec:
+    """What decoding needs to know about one page (from its Thrift ``PageHeader``)."""
+
+    index: int
+    offset: int  # of the page header
+    data_offset: int  # of the stored page body
+    type: int
+    compressed_size: int
+    uncompressed_size: int
+    num_values: int | None = None
+    encoding: int | None = None
+    definition_level_encoding: int | None = None
+    repetition_level_encoding: int | None = None
+    num_nulls: int | None = None
+    num_rows: int | None = None
+    definition_levels_byte_length: int | None = None
+    repetition_levels_byte_length: int | None = None
+    is_compressed: bool = True
+
+    @property
+    def type_name(self) -> str:
+        return PAGE_TYPES.get(self.type, str(self.type))
+
+
+def _int(x: Any) -> int | None:
+    return None if x is None else int(x)
+
+
+def page_spec(index: int, offset: int, header_size: int, header: Any) -> PageSpec:
+    """A :class:`PageSpec` from any object shaped like Parquet's Thrift ``PageHeader``."""
+    ptype = _int(getattr(header, "type", None))
+    common: dict[str, Any] = {
+        "index": index,
+        "offset": offset,
+        "data_offset": offset + header_size,
+        "type": -1 if ptype is None else ptype,
+        "compressed_size": _int(getattr(header, "compressed_page_size", None)) or 0,
+        "uncompressed_size": _int(getattr(header, "uncompressed_page_size", None)) or 0,
+    }
+    v1 = getattr(header, "data_page_header", None)
+    v2 = getattr(header, "data_page_header_v2", None)
+    dh = getattr(header, "dictionary_page_header", None)
+    if ptype == 0 and v1 is not None:
+        return PageSpec(
+            **common,
+            num_values=_int(v1.num_values),
+            encoding=_int(v1.encoding),
+            definition_level_encoding=_int(v1.definition_level_encoding),
+            repetition_level_encoding=_int(v1.repetition_level_encoding),
+        )
+    if ptype == 3 and v2 is not None:
+        return PageSpec(
+            **common,
+            num_values=_int(v2.num_values),
+            encoding=_int(v2.encoding),
+            num_nulls=_int(v2.num_nulls),
+            num_rows=_int(v2.num_rows),
+            definition_levels_byte_length=_int(v2.definition_levels_byte_length),
+            repetition_levels_byte_length=_int(v2.repetition_levels_byte_length),
+            is_compressed=v2.is_compressed is not False,
+        )
+    if ptype == 2 and dh is not None:
+        return PageSpec(**common, num_values=_int(dh.num_values), encoding=_int(dh.encoding))
+    return PageSpec(**common)
+
+
+@dataclass(frozen=True)
+class ChunkSpec:
+    """One column chunk: its leaf column's properties and its pages in file order."""
+
+    row_group: int
+    column: int
+    path: str  # dotted path_in_schema
+    physical_type: int
+    max_definition_level: int
+    max_repetition_level: int
+    codec: int
+    pages: Sequence[PageSpec]
+    type_length: int | None = None
+    num_values: int | None = None  # ColumnMetaData.num_values
+    num_rows: int | None = None  # RowGroup.num_rows
+
+    @property
+    def where_path(self) -> str:
+        return f"row_groups[{self.row_group}].columns[{self.column}]"
+
+
+@dataclass(frozen=True)
+class PageData:
+    """One decoded page. ``values`` holds the non-null values only (None for dictionary pages: see ``dictionary``)."""
+
+    index: int
+    type: int
+    offset: int
+    data_offset: int
+    num_values: int
+    encoding: int | None
+    repetition_levels: Levels | None
+    definition_levels: Levels | None
+    values: Values | None
+    dictionary: Values | None = None
+
+    @property
+    def type_name(self) -> str:
+        return PAGE_TYPES.get(self.type, str(self.type))
+
+    @property
+    def encoding_name(self) -> str | None:
+        return None if self.encoding is None else ENCODINGS.get(self.encoding, str(self.encoding))
+
+
+@dataclass(frozen=True)
+class ChunkData:
+    """A decoded column chunk: the data pages' levels and values, concatenated and per page."""
+
+    spec: ChunkSpec
+    pages: tuple[PageData, ...]
+    _cache: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def data_pages(self) -> tuple[PageData, ...]:
+        return tuple(p for p in self.pages if p.type in (0, 3))
+
+    def _cat(self, name: str, dtype: Any) -> Any:
+        if name not in self._cache:
+            parts = [getattr(p, name) for p in self.data_pages]
+            parts = [p for p in parts if p is not None]
+            self._cache[name] = np.concatenate(parts) if parts else np.zeros(0, dtype=dtype)
+        return self._cache[name]
+
+    @property
+    def num_values(self) -> int:
+        return sum(p.num_values for p in self.data_pages)
+
+    @property
+    def repetition_levels(self) -> Levels:
+        """All repetition levels (zeros when the column is not repeated)."""
+        if self.spec.max_repetition_level == 0:
+            return np.zeros(self.num_values, dtype=np.int16)
+        r: Levels = self._cat("repetition_levels", np.int16)
+        return r
+
+    @property
+    def definition_levels(self) -> Levels:
+        """All definition levels (``max_definition_level`` everywhere when the column is required)."""
+        if self.spec.max_definition_level == 0:
+            return np.full(self.num_values, 0, dtype=np.int16)
+        d: Levels = self._cat("definition_levels", np.int16)
+        return d
+
+    @property
+    def values(self) -> Values:
+        """The non-null values, in order."""
+        if "values" not in self._cache:
+            parts = [p.values for p in self.data_pages if p.values is not None]
+            if not parts:
+                self._cache["values"] = np.zeros(0, dtype=object)
+            elif all(p.dtype == parts[0].dtype for p in parts):
+                self._cache["values"] = np.concatenate(parts)
+            else:
+                self._cache["values"] = np.concatenate([p.astype(object) for p in parts])
+        v: Values = self._cache["values"]
+        return v
+
+
+def values_with_nulls(chunk: ChunkData) -> list[Any]:
+    """One entry per level (leaf slot): the value, or None where the definition level is below the max.
+
+    For a flat (non-repeated) column this is the column as a list of rows.
+    """
+    vals = chunk.values.tolist()
+    maxd = chunk.spec.max_definition_level
+    if maxd == 0:
+        return list(vals)
+    defined = (chunk.definition_levels == maxd).tolist()
+    out: list[Any] = []
+    it = iter(vals)
+    for d in defined:
+        out.append(next(it) if d else None)
+    return out
+
+
+def _levels(
+    buf: bytes | memoryview,
+    pos: int,
+    end: int,
+    encoding: int | None,
+    max_level: int,
+    count: int,
+    where: Where,
+    *,
+    v1: bool,
+) -> tuple[Levels, int]:
+    bw = bit_width(max_level)
+    what = where.path.rsplit(".", 1)[-1].replace("_", " ")
+    if v1 and encoding == 4:
+        vals, new = decode_bit_packed_legacy(buf, bw, count, where, start=pos, end=end, what=what)
+    elif v1:
+        if encoding != 3:
+            where.fail(
+                f"{what} use encoding {ENCODINGS.get(encoding or -1, encoding)}, expected RLE or BIT_PACKED",
+                rule="parquet.levels.encoding",
+                pos=pos,
+            )
+        if pos + 4 > end:
+            where.fail(f"{what} length prefix runs past the page", rule="parquet.levels.truncated", pos=pos, cls=TruncatedError)
+        n = int.from_bytes(bytes(buf[pos : pos + 4]), "little")
+        if n > end - pos - 4:
+            where.fail(
+                f"{what} declare {n} bytes but only {end - pos - 4} remain", rule="parquet.levels.truncated", pos=pos, cls=TruncatedError
+            )
+        vals, _ = decode_hybrid(buf, bw, count, where, start=pos + 4, end=pos + 4 + n, what=what, max_bw=bw)
+        new = pos + 4 + n
+    else:
+        vals, _ = decode_hybrid(buf, bw, count, where, start=pos, end=end, what=what, max_bw=bw)
+        new = end
+    if count and int(vals.max()) > max_level:
+        bad = int(np.argmax(vals > max_level))
+        where.fail(f"{what}[{bad}] = {int(vals[bad])} exceeds the column's max level {max_level}", rule="parquet.levels.range", pos=pos)
+    return vals.astype(np.int16), new
+
+
+def decode_chunk(
+    spec: ChunkSpec,
+    read: Callable[[int, int], bytes],
+    *,
+    values: bool = True,
+    limit: int | None = None,
+) -> ChunkData:
+    """Decode every page of ``spec``; ``read(offset, length)`` returns the file's bytes.
+
+    ``values=False`` decodes the levels only (values sections are skipped).
+    ``limit`` overrides the per-page decompressed-size cap (:func:`compression.page_limit`).
+    """
+    base = spec.where_path
+    ptype = spec.physical_type
+    if ptype not in PHYSICAL_TYPES:
+        raise FormatError(f"unknown physical type {ptype}", rule="parquet.values.type", path=f"{base}.meta_data.type", offset=None)
+    dictionary: Values | None = None
+    out: list[PageData] = []
+    first_data = True
+    rows = 0
+    total_values = 0
+    for page in spec.pages:
+        pw = Where(f"{base}.pages[{page.index}]", page.data_offset)
+        if page.compressed_size < 0 or page.uncompressed_size < 0:
+            pw.fail(
+                f"negative page size (compressed {page.compressed_size}, uncompressed {page.uncompressed_size})",
+                rule="parquet.page.size",
+                pos=0,
+            )
+        if page.type == 2:
+            dictionary = _dictionary_page(spec, page, read, pw, limit)
+            out.append(PageData(page.index, 2, page.offset, page.data_offset, len(dictionary), page.encoding, None, None, None, dictionary))
+            continue
+        if page.type not in (0, 3):
+            continue  # INDEX_PAGE or unknown page types carry no data
+        pd = _data_page(spec, page, read, pw, dictionary, values, limit, first_data)
+        first_data = False
+        out.append(pd)
+        total_values += pd.num_values
+        rows += pd.num_values if pd.repetition_levels is None else int(np.count_nonzero(pd.repetition_levels == 0))
+    if spec.num_values is not None and total_values != spec.num_values and out:
+        raise FormatError(
+            f"the data pages hold {total_values} values but ColumnMetaData.num_values is {spec.num_values}",
+            rule="parquet.chunk.num-values",
+            path=f"{base}.meta_data.num_values",
+            offset=None,
+        )
+    if spec.num_rows is not None and rows != spec.num_rows and total_values:
+        raise FormatError(
+            f"the column chunk holds {rows} rows but its row group has {spec.num_rows}",
+            rule="parquet.chunk.num-rows",
+            path=f"{base}",
+            offset=spec.pages[0].offset if spec.pages else None,
+        )
+    return ChunkData(spec, tuple(out))
+
+
+def _body(spec: ChunkSpec, page: PageSpec, read: Callable[[int, int], bytes], pw: Where) -> bytes:
+    data = read(page.data_offset, page.compressed_size)
+    if len(data) != page.compressed_size:
+        pw.fail(
+            f"page body needs {page.compressed_size} bytes but the file has {len(data)}",
+            rule="parquet.page.truncated",
+            pos=0,
+            cls=TruncatedError,
+        )
+    return data
+
+
+def _dictionary_page(spec: ChunkSpec, page: PageSpec, read: Callable[[int, int], bytes], pw: Where, limit: int | None) -> Values:
+    n = page.num_values
+    if n is None:
+        pw.fail("dictionary page without a DictionaryPageHeader", rule="parquet.page.header", pos=0)
+    if n < 0:
+        raise FormatError(
+            f"dictionary page declares {n} values",
+            rule="parquet.dictionary.num-values",
+            path=pw.path + ".header.dictionary_page_header.num_values",
+            offset=page.offset,
+        )
+    if page.encoding not in (0, 2):
+        pw.fail(
+            f"dictionary page encoding {ENCODINGS.get(page.encoding or -1, page.encoding)} is not PLAIN",
+            rule="parquet.dictionary.encoding",
+            pos=0,
+        )
+    _check_count(n, page, pw)
+    stored = _body(spec, page, read, pw)
+    body = decompress_page(spec.codec, stored, page.uncompressed_size, Where(pw.path + ".body", page.data_offset), limit=limit)
+    w = Where(pw.path + ".dictionary", page.data_offset if body is stored else None, page.data_offset)
+    vals, _ = decode_plain(body, 0, len(body), spec.physical_type, n, w, type_length=spec.type_length)
+    return vals
+
+
+def _check_count(n: int, page: PageSpec, pw: Where) -> None:
+    cap = max(MIN_VALUE_CAP, VALUES_PER_BYTE * max(page.uncompressed_size, page.compressed_size))
+    if n > cap:
+        raise LimitError(
+            f"page declares {n} values, more than its {page.compressed_size} bytes justify",
+            rule="parquet.page.num-values",
+            path=pw.path + ".header.num_values",
+            offset=page.offset,
+        )
+
+
+def _data_page(
+    spec: ChunkSpec,
+    page: PageSpec,
+    read: Callable[[int, int], bytes],
+    pw: Where,
+    dictionary: Values | None,
+    want_values: bool,
+    limit: int | None,
+    first: bool,
+) -> PageData:
+    n = page.num_values
+    hdr = "data_page_header" if page.type == 0 else "data_page_header_v2"
+    if n is None or page.encoding is None:
+        pw.fail(f"{page.type_name} without its {hdr}", rule="parquet.page.header", pos=0)
+    if n < 0:
+        raise FormatError(
+            f"data page declares {n} values", rule="parquet.page.num-values", path=f"{pw.path}.header.{hdr}.num_values", offset=page.offset
+        )
+    _check_count(n, page, pw)
+    maxd, maxr = spec.max_definition_level, spec.max_repetition_level
+    stored = _body(spec, page, read, pw)
+    rep: Levels | None = None
+    dfn: Levels | None = None
+    if page.type == 0:
+        body = decompress_page(spec.codec, stored, page.uncompressed_size, Where(pw.path + ".body", page.data_offset), limit=limit)
+        raw = body is stored
+        bw = Where(pw.path, page.data_offset if raw else None, page.data_offset)
+        pos = 0
+        if maxr > 0:
+            rep, pos = _levels(body, pos, len(body), page.repetition_level_encoding, maxr, n, bw.sub(".repetition_levels"), v1=True)
+        if maxd > 0:
+            dfn, pos = _levels(body, pos, len(body), page.definition_level_encoding, maxd, n, bw.sub(".definition_levels"), v1=True)
+        vbuf, vstart, vend = body, pos, len(body)
+        vwhere = Where(pw.path + ".values", page.data_offset if raw else None, page.data_offset)
+    else:
+        rl = page.repetition_levels_byte_length or 0
+        dl = page.definition_levels_byte_length or 0
+        if rl < 0 or dl < 0 or rl + dl > page.compressed_size:
+            pw.fail(
+                f"level lengths {rl} + {dl} do not fit the page's {page.compressed_size} bytes", rule="parquet.page.level-lengths", pos=0
+            )
+        if rl + dl > page.uncompressed_size:
+            pw.fail(
+                f"level lengths {rl} + {dl} exceed uncompressed_page_size {page.uncompressed_size}",
+                rule="parquet.page.level-lengths",
+                pos=0,
+            )
+        lw = Where(pw.path, page.data_offset)
+        if maxr > 0:
+            rep, _ = _levels(stored, 0, rl, None, maxr, n, lw.sub(".repetition_levels"), v1=False)
+        if maxd > 0:
+            dfn, _ = _levels(stored, rl, rl + dl, None, maxd, n, lw.sub(".definition_levels"), v1=False)
+        section = stored[rl + dl :]
+        usize = page.uncompressed_size - rl - dl
+        if want_values and spec.codec != 0 and page.is_compressed and len(section) > 0:
+            vbuf = decompress_page(spec.codec, section, usize, Where(pw.path + ".values", page.data_offset + rl + dl), limit=limit)
+            vwhere = Where(pw.path + ".values", None, page.data_offset + rl + dl)
+        else:
+            vbuf = section
+            vwhere = Where(pw.path + ".values", page.data_offset + rl + dl)
+        vstart, vend = 0, len(vbuf)
+        nulls = 0 if dfn is None else int(np.count_nonzero(dfn < maxd))
+        # parquet-cpp counts only leaf nulls (not empty or null lists) in num_nulls, so
+        # the count is checked for non-repeated columns, where both readings agree.
+        if page.num_nulls is not None and maxr == 0 and page.num_nulls != nulls:
+            raise FormatError(
+                f"DataPageHeaderV2.num_nulls is {page.num_nulls} but the definition levels hold {nulls} nulls",
+                rule="parquet.page.num-nulls",
+                path=f"{pw.path}.header.data_page_header_v2.num_nulls",
+                offset=page.offset,
+            )
+        nrows = n if rep is None else int(np.count_nonzero(rep == 0))
+        if page.num_rows is not None and page.num_rows != nrows:
+            raise FormatError(
+                f"DataPageHeaderV2.num_rows is {page.num_rows} but the repetition levels start {nrows} rows",
+                rule="parquet.page.num-rows",
+                path=f"{pw.path}.header.data_page_header_v2.num_rows",
+                offset=page.offset,
+            )
+    if rep is not None and n and int(rep[0]) != 0 and (first or page.type == 3):
+        raise FormatError(
+            f"repetition levels start with {int(rep[0])}, but a {'column chunk' if first else 'v2 page'} starts a new record (0)",
+            rule="parquet.levels.first-repetition",
+            path=f"{pw.path}.repetition_levels",
+            offset=page.data_offset,
+        )
+    if dfn is not None:
+        if rep is not None:
+            _check_nesting(rep, dfn, spec, pw, page)
+        nonnull = int(np.count_nonzero(dfn == maxd))
+    else:
+        nonnull = n
+    vals: Values | None = None
+    if want_values:
+        vals, _ = decode_values(
+            vbuf, vstart, vend, page.encoding, spec.physical_type, nonnull, vwhere, type_length=spec.type_length, dictionary=dictionary
+        )
+        if len(vals) != nonnull:  # pragma: no cover - decoders return exactly what was asked
+            raise FormatError(
+                f"decoded {len(vals)} values, expected {nonnull}", rule="parquet.values.count", path=vwhere.path, offset=page.data_offset
+            )
+    return PageData(page.index, page.type, page.offset, page.data_offset, n, page.encoding, rep, dfn, vals)
+
+
+def _check_nesting(rep: Levels, dfn: Levels, spec: ChunkSpec, pw: Where, page: PageSpec) -> None:
+    """A value continuing a list at repetition level r must define that list's element (no-op for sane writers)."""
+    # Def level at which the r-th repeated ancestor's element exists is at least r.
+    bad = np.nonzero(dfn < rep)[0]
+    if len(bad):
+        i = int(bad[0])
+        raise FormatError(
+            f"entry {i} repeats at level {int(rep[i])} but its definition level {int(dfn[i])} leaves that list undefined",
+            rule="parquet.levels.inconsistent",
+            path=f"{pw.path}.definition_levels",
+            offset=page.data_offset,
+        )
+
+
+def concat_levels(chunks: Iterable[ChunkData]) -> tuple[Levels, Levels, Values]:
+    """Repetition levels, definition levels and values of several chunks of one column, end to end."""
+    cs = list(chunks)
+    if not cs:
+        z = np.zeros(0, dtype=np.int16)
+        return z, z, np.zeros(0, dtype=object)
+    vals = [c.values for c in cs]
+    same = all(v.dtype == vals[0].dtype for v in vals)
+    return (
+        np.concatenate([c.repetition_levels for c in cs]),
+        np.concatenate([c.definition_levels for c in cs]),
+        np.concatenate(vals if same else [v.astype(object) for v in vals]),
+    )
+
