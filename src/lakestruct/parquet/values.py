@@ -24,11 +24,26 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import FormatError, LimitError, TruncatedError
+from .assembly import SchemaNode, assemble_column, leaf_converter, schema_tree
 from .compression import decompress_page
 from .encodings import ENCODINGS, PHYSICAL_TYPES, decode_plain, decode_values
 from .levels import Where, bit_width, decode_bit_packed_legacy, decode_hybrid
+from .read import ParquetFile
 
-__all__ = ["ChunkData", "ChunkSpec", "PageData", "PageSpec", "decode_chunk", "page_spec", "values_with_nulls"]
+__all__ = [
+    "ChunkData",
+    "ChunkSpec",
+    "PageData",
+    "PageSpec",
+    "chunk_spec",
+    "concat_levels",
+    "decode_chunk",
+    "page_spec",
+    "read_chunk",
+    "read_column",
+    "read_rows",
+    "values_with_nulls",
+]
 
 Levels = npt.NDArray[np.int16]
 Values = npt.NDArray[Any]
@@ -500,3 +515,74 @@ def concat_levels(chunks: Iterable[ChunkData]) -> tuple[Levels, Levels, Values]:
         np.concatenate(vals if same else [v.astype(object) for v in vals]),
     )
 
+
+
+# --------------------------------------------------------------------------- file-level API
+# Adapters over the structure layer's page walk (lakestruct.parquet.read.ParquetFile).
+
+
+def chunk_spec(pf: ParquetFile, row_group: int, column: int | str | tuple[str, ...]) -> ChunkSpec:
+    """The :class:`ChunkSpec` of one column chunk of an open :class:`~lakestruct.parquet.read.ParquetFile`."""
+    desc = pf.column(column)
+    cc = pf.column_chunk(row_group, desc.index)
+    md = cc.meta_data
+    pages = [page_spec(p.index, p.offset, p.header_size, p.header) for p in pf.chunk_pages(row_group, desc.index)]
+    return ChunkSpec(
+        row_group=row_group,
+        column=desc.index,
+        path=desc.name,
+        physical_type=int(desc.physical_type),
+        max_definition_level=desc.max_definition_level,
+        max_repetition_level=desc.max_repetition_level,
+        codec=int(md.codec) if md is not None else 0,
+        pages=pages,
+        type_length=desc.type_length,
+        num_values=md.num_values if md is not None else None,
+        num_rows=pf.metadata.row_groups[row_group].num_rows,
+    )
+
+
+def read_chunk(
+    pf: ParquetFile, row_group: int, column: int | str | tuple[str, ...], *, values: bool = True, limit: int | None = None
+) -> ChunkData:
+    """Decode one column chunk (levels, and values unless ``values=False``)."""
+    spec = chunk_spec(pf, row_group, column)
+    src = pf.source
+    try:
+        return decode_chunk(spec, src.read, values=values, limit=limit)
+    except FormatError as e:
+        raise e.with_source(pf.name) from None
+
+
+def read_column(
+    pf: ParquetFile, column: int | str | tuple[str, ...], *, row_group: int | None = None, values: bool = True, limit: int | None = None
+) -> list[ChunkData]:
+    """Decode a leaf column's chunks (all row groups, or one)."""
+    rgs = range(pf.num_row_groups) if row_group is None else [row_group]
+    return [read_chunk(pf, rg, column, values=values, limit=limit) for rg in rgs]
+
+
+def read_rows(pf: ParquetFile, field_name: str, *, python: bool = True, limit: int | None = None) -> list[Any]:
+    """The rows of top-level field ``field_name``, assembled from all its leaves (Dremel),
+    shaped as Arrow reads them (see :mod:`lakestruct.parquet.assembly`); ``python=True``
+    converts leaf values with :func:`~lakestruct.parquet.assembly.leaf_converter`."""
+    root = schema_tree(pf.metadata.schema)
+    top = next((c for c in root.children if c.name == field_name), None)
+    if top is None:
+        raise KeyError(f"no top-level field {field_name!r}; fields: {', '.join(c.name for c in root.children)}")
+    leaves = {}
+    for desc in pf.columns():
+        if desc.path[0] == field_name:
+            leaves[desc.path] = concat_levels(read_column(pf, desc.index, limit=limit))
+    convs: dict[int, Callable[[Any], Any]] = {}
+
+    def conv(node: SchemaNode, v: Any) -> Any:
+        f = convs.get(id(node))
+        if f is None:
+            f = convs[id(node)] = leaf_converter(node)
+        return f(v)
+
+    try:
+        return assemble_column(top, leaves, leaf=conv if python else None)
+    except FormatError as e:
+        raise e.with_source(pf.name) from None
