@@ -27,5 +27,7 @@ RULES: dict[str, dict[str, tuple[str, str, int | None]]] = {
         "/types/body_v4/seq/1": ("body.num_entries_bytes", "theta_compact.num-entries-bytes", 1),
     },
     "thrift_compact": {
+        "/types/compact_field/seq/0": ("fields.header", "thrift.field-type", 1),
+        "/types/compact_list/seq/0": ("fields.value.list_value.header", "thrift.field-type", 1),
     },
 }

@@ -102,6 +102,9 @@ class ThriftCompact(KaitaiStruct):
 
         def _read(self):
             self.header = self._io.read_u1()
+            _ = self.header
+            if not  ((_ % 16 <= 13) and ( ((_ % 16 != 0) or (_ == 0)) )) :
+                raise kaitaistruct.ValidationExprError(self.header, self._io, u"/types/compact_field/seq/0")
             if  (((not (self.is_stop))) and (self.delta == 0)) :
                 pass
                 self.explicit_id = ThriftCompact.ZigzagVarint(self._io, self, self._root)
@@ -191,6 +194,9 @@ class ThriftCompact(KaitaiStruct):
 
         def _read(self):
             self.header = self._io.read_u1()
+            _ = self.header
+            if not  ((_ % 16 >= 1) and (_ % 16 <= 13)) :
+                raise kaitaistruct.ValidationExprError(self.header, self._io, u"/types/compact_list/seq/0")
             if self.header // 16 == 15:
                 pass
                 self.long_size = ThriftCompact.Uvarint(self._io, self, self._root)

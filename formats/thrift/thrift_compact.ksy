@@ -54,9 +54,12 @@ types:
     seq:
       - id: header
         type: u1
+        valid:
+          expr: _ % 16 <= 13 and (_ % 16 != 0 or _ == 0)
         doc: |
           `ddddtttt`: high nibble = id delta (0: explicit id follows), low
-          nibble = wire type; 0x00 is the stop byte.
+          nibble = wire type (1..13); 0x00 is the stop byte.
+        -lakestruct-rule: thrift.field-type
       - id: explicit_id
         type: zigzag_varint
         if: not is_stop and delta == 0
@@ -151,7 +154,10 @@ types:
     seq:
       - id: header
         type: u1
-        doc: '`sssstttt`: size 0..14 (15: a varint size follows) and element type.'
+        valid:
+          expr: _ % 16 >= 1 and _ % 16 <= 13
+        doc: '`sssstttt`: size 0..14 (15: a varint size follows) and element type (1..13).'
+        -lakestruct-rule: thrift.field-type
       - id: long_size
         type: uvarint
         if: header / 16 == 15

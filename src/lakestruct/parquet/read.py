@@ -16,20 +16,23 @@ Rules (``FormatError.rule``): ``parquet.min-size``, ``parquet.header-magic``,
 from __future__ import annotations
 
 import struct
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import FormatError, MagicError, TruncatedError
 from ..source import ByteSource, SourceLike, open_source
 from ..thrift import compact
+from ..thrift import kaitai as thrift_kaitai
 from ..thrift.typed import from_raw
 from .model import (
     ColumnChunk,
+    ColumnIndex,
     ColumnMetaData,
     FieldRepetitionType,
     FileCryptoMetaData,
     FileMetaData,
+    OffsetIndex,
     PageHeader,
     PageType,
     SchemaElement,
@@ -37,6 +40,9 @@ from .model import (
     Type,
     enum_name,
 )
+
+if TYPE_CHECKING:
+    from .bloom import SplitBlockBloomFilter
 
 __all__ = [
     "MAGIC",
@@ -184,17 +190,29 @@ def _u32(b: bytes, at: int) -> int:
     return v
 
 
+Decoder = Callable[..., tuple[compact.RawStruct, int]]
+#: the Thrift decoders by engine name: "fast" (pure Python, or its compiled twin) and "kaitai"
+ENGINES: dict[str, Decoder] = {"fast": compact.decode_struct, "kaitai": thrift_kaitai.decode_struct}
+
+
+def _engine(name: str) -> Decoder:
+    try:
+        return ENGINES[name]
+    except KeyError:
+        raise ValueError(f"unknown engine {name!r} (choose from {', '.join(ENGINES)})") from None
+
+
 def decode_page_header(
-    buf: bytes, pos: int = 0, end: int | None = None, *, base: int = 0, path: str = "page_header"
+    buf: bytes, pos: int = 0, end: int | None = None, *, base: int = 0, path: str = "page_header", engine: str = "fast"
 ) -> tuple[PageHeader, int]:
     """Decode a PageHeader at ``pos``: (model, position after it). ``base`` = absolute offset of buf[0]."""
-    raw, after = compact.decode_struct(buf, pos, end, base=base, path=path)
+    raw, after = _engine(engine)(buf, pos, end, base=base, path=path)
     return from_raw(PageHeader, raw, path=path, offset=base + pos), after
 
 
-def parse_footer(footer: bytes, *, offset: int = 0) -> tuple[FileMetaData, int]:
+def parse_footer(footer: bytes, *, offset: int = 0, engine: str = "fast") -> tuple[FileMetaData, int]:
     """Decode a FileMetaData: (model, bytes used by the Thrift struct)."""
-    raw, used = compact.decode_struct(footer, 0, base=offset, path="footer")
+    raw, used = _engine(engine)(footer, 0, base=offset, path="footer")
     return from_raw(FileMetaData, raw, path="footer", offset=offset), used
 
 
@@ -248,7 +266,9 @@ def leaf_columns(schema: tuple[SchemaElement, ...]) -> list[ColumnDescriptor]:
 class ParquetFile:
     """An open Parquet file: the footer is parsed on open, pages are walked on demand."""
 
-    def __init__(self, source: SourceLike, *, tail_hint: int = DEFAULT_TAIL_HINT) -> None:
+    def __init__(self, source: SourceLike, *, tail_hint: int = DEFAULT_TAIL_HINT, engine: str = "fast") -> None:
+        _engine(engine)
+        self.engine = engine
         self.source: ByteSource = open_source(source)
         self._columns: list[ColumnDescriptor] | None = None
         #: tolerated discrepancies met while walking (FormatErrors not raised)
@@ -308,7 +328,7 @@ class ParquetFile:
             footer = tail[tail_len - 8 - flen : tail_len - 8]
         else:
             footer = src.read_exact(foff, flen, rule="parquet.footer-length", path="footer")
-        meta, used = parse_footer(footer, offset=foff)
+        meta, used = parse_footer(footer, offset=foff, engine=self.engine)
         return FooterInfo(size, foff, flen, used), meta
 
     # -- columns ----------------------------------------------------------------------------
@@ -435,7 +455,7 @@ class ParquetFile:
             path = f"{path0}[{index}].header"
             while True:
                 try:
-                    header, after = decode_page_header(buf, pos - buf_off, len(buf), base=buf_off, path=path)
+                    header, after = decode_page_header(buf, pos - buf_off, len(buf), base=buf_off, path=path, engine=self.engine)
                     break
                 except TruncatedError as e:
                     if buf_off + len(buf) >= limit:
@@ -488,6 +508,25 @@ class ParquetFile:
             path=f"row_groups[{page.row_group}].columns[{page.column}].pages[{page.index}]",
         )
 
+    # -- page index, bloom filters -----------------------------------------------------------
+    def column_index(self, row_group: int, column: int | str) -> ColumnIndex | None:
+        """The chunk's ColumnIndex (None when absent)."""
+        from .index import column_index
+
+        return column_index(self, row_group, column)
+
+    def offset_index(self, row_group: int, column: int | str) -> OffsetIndex | None:
+        """The chunk's OffsetIndex (None when absent)."""
+        from .index import offset_index
+
+        return offset_index(self, row_group, column)
+
+    def bloom_filter(self, row_group: int, column: int | str) -> SplitBlockBloomFilter | None:
+        """The chunk's split-block bloom filter (None when absent)."""
+        from .bloom import bloom_filter
+
+        return bloom_filter(self, row_group, column)
+
     # -- misc -------------------------------------------------------------------------------
     @property
     def name(self) -> str:
@@ -506,9 +545,13 @@ class ParquetFile:
         return f"<ParquetFile {self.name!r} rows={self.metadata.num_rows} row_groups={self.num_row_groups}>"
 
 
-def open(source: SourceLike, *, tail_hint: int = DEFAULT_TAIL_HINT) -> ParquetFile:
-    """Open a Parquet file (path, URL, bytes or binary file object); reads only its footer."""
-    return ParquetFile(source, tail_hint=tail_hint)
+def open(source: SourceLike, *, tail_hint: int = DEFAULT_TAIL_HINT, engine: str = "fast") -> ParquetFile:
+    """Open a Parquet file (path, URL, bytes or binary file object); reads only its footer.
+
+    ``engine`` picks the Thrift decoder: ``"fast"`` (default) or ``"kaitai"`` (the parser
+    generated from ``formats/thrift/thrift_compact.ksy``; slower, the declarative reference).
+    """
+    return ParquetFile(source, tail_hint=tail_hint, engine=engine)
 
 
 def read_crypto_metadata(tail: bytes, *, offset: int = 0) -> FileCryptoMetaData:

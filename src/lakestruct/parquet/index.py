@@ -1,0 +1,130 @@
+"""The page index: ColumnIndex and OffsetIndex of a column chunk (PQF ``PageIndex.md``).
+
+Both are Thrift structs located by ``ColumnChunk.{column,offset}_index_{offset,length}``.
+Rules: ``parquet.page-index-range`` (the stored range is outside the file or negative),
+``parquet.page-index-length`` (the struct does not use exactly the stored length),
+``parquet.column-index-shape`` (ColumnIndex lists of different lengths),
+``parquet.offset-index-order`` (page offsets / first rows not increasing, or
+pages outside the chunk) and ``parquet.offset-index-pages`` (OffsetIndex disagrees
+with the page walk), the last two from :func:`check_offset_index`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, TypeVar
+
+from ..errors import FormatError
+from ..thrift.typed import from_raw
+from .model import ColumnIndex, OffsetIndex, ThriftModel
+
+if TYPE_CHECKING:
+    from .read import Page, ParquetFile
+
+__all__ = ["column_index", "offset_index", "check_offset_index"]
+
+M = TypeVar("M", bound=ThriftModel)
+
+
+def _read_struct(pq: ParquetFile, cls: type[M], offset: int | None, length: int | None, path: str) -> M | None:
+    if offset is None or length is None:
+        return None
+    if offset < 4 or length <= 0 or offset + length > pq.footer.offset:
+        raise FormatError(
+            f"{cls.__name__} range [{offset}, {offset}+{length}) is outside [4, {pq.footer.offset})",
+            rule="parquet.page-index-range",
+            path=path,
+            offset=offset,
+            source=pq.name,
+        )
+    data = pq.source.read_exact(offset, length, rule="parquet.page-index-range", path=path)
+    from .read import _engine
+
+    try:
+        raw, used = _engine(pq.engine)(data, 0, base=offset, path=path)
+        model = from_raw(cls, raw, path=path, offset=offset)
+    except FormatError as e:
+        raise e.with_source(pq.name) from None
+    if used != length:
+        raise FormatError(
+            f"{cls.__name__} uses {used} bytes but its stored length is {length}",
+            rule="parquet.page-index-length",
+            path=path,
+            offset=offset + used,
+            source=pq.name,
+        )
+    return model
+
+
+def column_index(pq: ParquetFile, row_group: int, column: int | str) -> ColumnIndex | None:
+    """The chunk's ColumnIndex, or None when it has none."""
+    col = column if isinstance(column, int) else pq.column(column).index
+    cc = pq.column_chunk(row_group, col)
+    path = f"row_groups[{row_group}].columns[{col}].column_index"
+    ci = _read_struct(pq, ColumnIndex, cc.column_index_offset, cc.column_index_length, path)
+    if ci is not None:
+        n = len(ci.null_pages)
+        lists: dict[str, tuple[object, ...] | None] = {
+            "min_values": ci.min_values,
+            "max_values": ci.max_values,
+            "null_counts": ci.null_counts,
+            "nan_counts": ci.nan_counts,
+        }
+        for name, lst in lists.items():
+            if lst is not None and len(lst) != n:
+                raise FormatError(
+                    f"{name} has {len(lst)} entries but null_pages has {n}",
+                    rule="parquet.column-index-shape",
+                    path=f"{path}.{name}",
+                    offset=cc.column_index_offset,
+                    source=pq.name,
+                )
+    return ci
+
+
+def offset_index(pq: ParquetFile, row_group: int, column: int | str) -> OffsetIndex | None:
+    """The chunk's OffsetIndex, or None when it has none."""
+    col = column if isinstance(column, int) else pq.column(column).index
+    cc = pq.column_chunk(row_group, col)
+    path = f"row_groups[{row_group}].columns[{col}].offset_index"
+    return _read_struct(pq, OffsetIndex, cc.offset_index_offset, cc.offset_index_length, path)
+
+
+def check_offset_index(pq: ParquetFile, row_group: int, column: int, pages: list[Page] | None = None) -> None:
+    """Hold the OffsetIndex to the page walk: one location per data page, same offsets and
+    sizes (header included), increasing first_row_index starting at 0."""
+    oi = offset_index(pq, row_group, column)
+    if oi is None:
+        return
+    path = f"row_groups[{row_group}].columns[{column}].offset_index"
+    off = pq.column_chunk(row_group, column).offset_index_offset
+    data_pages = [p for p in (pages if pages is not None else list(pq.chunk_pages(row_group, column))) if p.is_data]
+    locs = oi.page_locations
+    prev_row = -1
+    for i, loc in enumerate(locs):
+        if loc.first_row_index <= prev_row or (i == 0 and loc.first_row_index != 0):
+            raise FormatError(
+                f"page_locations[{i}].first_row_index {loc.first_row_index} does not increase from {prev_row}",
+                rule="parquet.offset-index-order",
+                path=f"{path}.page_locations[{i}]",
+                offset=off,
+                source=pq.name,
+            )
+        prev_row = loc.first_row_index
+    if len(locs) != len(data_pages):
+        raise FormatError(
+            f"the OffsetIndex lists {len(locs)} pages, the chunk has {len(data_pages)} data pages",
+            rule="parquet.offset-index-pages",
+            path=path,
+            offset=off,
+            source=pq.name,
+        )
+    for i, (loc, p) in enumerate(zip(locs, data_pages, strict=True)):
+        if loc.offset != p.offset or loc.compressed_page_size != p.header_size + p.compressed_size:
+            raise FormatError(
+                f"page_locations[{i}] = ({loc.offset}, {loc.compressed_page_size}) but the page walk found "
+                f"({p.offset}, {p.header_size + p.compressed_size})",
+                rule="parquet.offset-index-pages",
+                path=f"{path}.page_locations[{i}]",
+                offset=off,
+                source=pq.name,
+            )
