@@ -1,0 +1,261 @@
+"""Levels and values of real files against independent oracles.
+
+* pyarrow: every top-level column of every file it can read in parquet-testing/data,
+  generated-seed1 and the seed files, compared as rows (``to_pylist()``, temporal types
+  as their integer storage) with lakestruct's Dremel assembly, and as levels with an
+  independent shredding of pyarrow's rows (tests/parquet/_oracle.py);
+* generated-seed1/parquet/expected.json ``levels`` (decoded by parquet-java, checked by a
+  second shredder) and its textbook examples (Dremel paper Figure 3, the seed's worked example);
+* the ``*_expect.csv`` files of parquet-testing;
+* bad_data/: every file gets a named FormatError.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import lakestruct.parquet as lp
+from lakestruct.errors import FormatError, LimitError
+from lakestruct.parquet.assembly import leaf_converter, schema_tree
+from lakestruct.parquet.values import concat_levels, read_column, read_rows, values_with_nulls
+
+from ..conftest import corpus_dir
+from ._oracle import arrow_rows, norm, shred
+
+C = corpus_dir()
+DATA = C / "parquet-testing" / "data" if C else None
+GEN = C / "generated-seed1" / "parquet" if C else None
+
+
+def _files(base: Path | None, pattern: str) -> list[str]:
+    if base is None or not base.is_dir():
+        return []
+    return sorted(str(p.relative_to(C)) for p in base.glob(pattern))  # type: ignore[arg-type]
+
+
+PYARROW_FILES = [
+    f
+    for f in _files(DATA, "**/*.parquet") + _files(GEN, "files/*.parquet") + _files(C / "seed-files" if C else None, "*.parquet")
+    if not f.endswith(("large_string_map.brotli.parquet", "incorrect_map_schema.parquet"))
+]
+BAD_FILES = [Path(f).name for f in _files(C / "parquet-testing" / "bad_data" if C else None, "*.parquet")]
+
+
+def _leaf_rows(pf: lp.ParquetFile, key: tuple[str, ...]) -> tuple[list[int], list[int], list[Any]]:
+    chunks = read_column(pf, key)
+    rep, dfn, _ = concat_levels(chunks)
+    conv = leaf_converter(_node(pf, key))
+    vals = [None if v is None else conv(v) for c in chunks for v in values_with_nulls(c)]
+    return rep.tolist(), dfn.tolist(), vals
+
+
+def _node(pf: lp.ParquetFile, key: tuple[str, ...]) -> Any:
+    node = schema_tree(pf.metadata.schema)
+    for name in key:
+        node = next(c for c in node.children if c.name == name)
+    return node
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("rel", PYARROW_FILES)
+def test_rows_and_levels_match_pyarrow(corpus: Path, rel: str) -> None:
+    path = corpus / rel
+    with lp.open(path) as pf:
+        root = schema_tree(pf.metadata.schema)
+        assert root.children, "schema without fields"
+        for top in root.children:
+            expected = arrow_rows(path, top.name)
+            got = norm(read_rows(pf, top.name))
+            assert got == expected, f"{rel}: rows of {top.name} differ from pyarrow"
+            for key, (r, d, v) in shred(top, expected).items():
+                rep, dfn, vals = concat_levels(read_column(pf, key))
+                assert rep.tolist() == r, f"{'.'.join(key)}: repetition levels differ from the shredded pyarrow rows"
+                assert dfn.tolist() == d, f"{'.'.join(key)}: definition levels differ from the shredded pyarrow rows"
+                conv = leaf_converter(_node(pf, key))
+                assert norm([conv(x) for x in vals.tolist()]) == v, f"{'.'.join(key)}: values differ from the shredded pyarrow rows"
+
+
+@pytest.mark.corpus
+def test_incorrect_map_schema_still_decodes(corpus: Path) -> None:
+    """pyarrow refuses the schema (map keys not required); the levels and values are still readable."""
+    path = corpus / "parquet-testing/data/incorrect_map_schema.parquet"
+    with lp.open(path) as pf:
+        for c in pf.columns():
+            chunks = read_column(pf, c.index)
+            n = sum(ch.num_values for ch in chunks)
+            assert n == sum(pf.column_chunk(rg, c.index).meta_data.num_values for rg in range(pf.num_row_groups))  # type: ignore[union-attr]
+        rows = read_rows(pf, "my_map")
+        assert len(rows) == pf.metadata.num_rows
+
+
+@pytest.mark.corpus
+def test_large_string_map_is_refused_without_decompressing(corpus: Path) -> None:
+    """A 1 GiB dictionary page in 1627 BROTLI bytes: LimitError before any allocation."""
+    path = corpus / "parquet-testing/data/large_string_map.brotli.parquet"
+    t = time.perf_counter()
+    with lp.open(path) as pf, pytest.raises(LimitError) as ei:
+        read_column(pf, "arr.key_value.key")
+    assert time.perf_counter() - t < 5
+    assert ei.value.rule == "parquet.codec.limit"
+    assert ei.value.path == "row_groups[0].columns[0].pages[0].body"
+    assert ei.value.offset is not None and ei.value.offset > 4
+
+
+@pytest.mark.corpus
+def test_levels_only_skips_values(corpus: Path) -> None:
+    path = corpus / "parquet-testing/data/nested_lists.snappy.parquet"
+    with lp.open(path) as pf:
+        full = read_column(pf, 0)
+        lev = read_column(pf, 0, values=False)
+    assert all(p.values is None for c in lev for p in c.data_pages)
+    assert [c.definition_levels.tolist() for c in lev] == [c.definition_levels.tolist() for c in full]
+
+
+# ----------------------------------------------------------------------- expected.json
+
+
+def _expected() -> dict[str, Any]:
+    assert GEN is not None
+    data: dict[str, Any] = json.loads((GEN / "expected.json").read_text())
+    return data
+
+
+LEVEL_CASES = (
+    [(fn, col) for fn, f in _expected()["files"].items() for col in (f.get("levels") or {})] if GEN is not None and GEN.is_dir() else []
+)
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, float) and isinstance(b, float):
+        return a == b or (math.isnan(a) and math.isnan(b))
+    return bool(a == b)
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize(("fn", "col"), LEVEL_CASES)
+def test_levels_match_generated_expected(corpus: Path, fn: str, col: str) -> None:
+    exp = _expected()["files"][fn]["levels"][col]
+    with lp.open(corpus / "generated-seed1/parquet/files" / fn) as pf:
+        key = tuple(col.split("."))
+        rep, dfn, vals = _leaf_rows(pf, key)
+        counts = [c.num_values for c in read_column(pf, key)]
+    assert rep == exp["rep"]
+    assert dfn == exp["def"]
+    assert len(vals) == len(exp["values"]) and all(_same(a, b) for a, b in zip(vals, exp["values"], strict=True))
+    assert counts == exp["row_group_value_counts"]
+
+
+@pytest.mark.corpus
+def test_dremel_paper_figure3(corpus: Path) -> None:
+    fig = _expected()["textbook_levels_checked"]["dremel_paper_figure3"]
+    with lp.open(corpus / "generated-seed1/parquet/files/pj_dremel_paper.parquet") as pf:
+        for col, triples in fig.items():
+            rep, dfn, vals = _leaf_rows(pf, tuple(col.split(".")))
+            assert [[v, r, d] for v, r, d in zip(vals, rep, dfn, strict=True)] == triples, col
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize(
+    ("rel", "prefix"),
+    [
+        ("generated-seed1/parquet/files/pj_worked_example.parquet", ""),
+        ("seed-files/nested.parquet", ""),
+    ],
+)
+def test_seed_worked_example(corpus: Path, rel: str, prefix: str) -> None:
+    ex = _expected()["textbook_levels_checked"]["seed_worked_example"]
+    assert ex["nest.repeated.nest.repeated"] == {"def": [4, 4, 4, 4, 4, 4, 1], "rep": [0, 2, 2, 1, 2, 0, 0]}
+    with lp.open(corpus / rel) as pf:
+        for col, lv in ex.items():
+            rep, dfn, vals = _leaf_rows(pf, tuple(col.split(".")))
+            assert (dfn, rep) == (lv["def"], lv["rep"]), col
+        _r, _d, vals = _leaf_rows(pf, ("nest", "repeated", "nest", "repeated"))
+    assert vals == [b"nestRep1", b"nestRep2", b"nestRep3", b"nestRep4", b"nestRep5", b"nestRep6", None] or vals == [
+        "nestRep1",
+        "nestRep2",
+        "nestRep3",
+        "nestRep4",
+        "nestRep5",
+        "nestRep6",
+        None,
+    ]
+
+
+# ----------------------------------------------------------------------- *_expect.csv
+
+CSV_CASES = [Path(f).name[: -len("_expect.csv")] for f in _files(DATA, "*_expect.csv")]
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("stem", CSV_CASES)
+def test_expect_csv(corpus: Path, stem: str) -> None:
+    base = corpus / "parquet-testing/data"
+    with (base / f"{stem}_expect.csv").open(newline="") as fh:
+        rows = list(csv.reader(fh))
+    header, body = rows[0], rows[1:]
+    with lp.open(base / f"{stem}.parquet") as pf:
+        cols = pf.columns()
+        assert len(cols) == len(header)
+        for i, c in enumerate(cols):
+            _r, _d, vals = _leaf_rows(pf, c.path)
+            assert len(vals) == len(body), c.name
+            for j, (v, row) in enumerate(zip(vals, body, strict=True)):
+                cell = row[i]
+                if v is None:
+                    assert cell == "", (c.name, j)
+                else:
+                    assert str(v) == cell, (c.name, j, v, cell)
+
+
+# ----------------------------------------------------------------------- bad_data
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("rel", BAD_FILES)
+def test_bad_data_named_error(corpus: Path, rel: str) -> None:
+    path = corpus / "parquet-testing/bad_data" / rel
+    if rel == "ARROW-GH-43605.parquet":
+        # Dictionary indices with bit width 0 are valid (all index 0): the file decodes, as pyarrow reads it.
+        with lp.open(path) as pf:
+            assert norm(read_rows(pf, "min_fl")) == arrow_rows(path, "min_fl")
+            assert any(p.encoding == 8 for c in read_column(pf, 0) for p in c.data_pages)
+        return
+    with pytest.raises(FormatError) as ei, lp.open(path) as pf:
+        for c in pf.columns():
+            read_column(pf, c.index)
+        root = schema_tree(pf.metadata.schema)
+        for top in root.children:
+            read_rows(pf, top.name)
+    e = ei.value
+    assert e.rule.startswith("parquet."), e.rule
+    assert e.path
+    assert str(e).startswith(str(path)) or e.source is not None
+
+
+EXPECTED_BAD = {
+    "ARROW-GH-45185.parquet": ("parquet.levels.first-repetition", "row_groups[0].columns[0].pages[0].repetition_levels"),
+    "ARROW-GH-47662.parquet": ("parquet.values.truncated", "row_groups[0].columns[0].pages[0].values"),
+    "ARROW-RS-GH-6229-LEVELS.parquet": ("parquet.levels.count", "row_groups[0].columns[0].pages[1].repetition_levels"),
+    "ARROW-GH-41321.parquet": (None, "definition_levels"),
+}
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("rel", sorted(EXPECTED_BAD))
+def test_bad_data_data_rules(corpus: Path, rel: str) -> None:
+    """The data-layer defects are reported at the page and section that hold them."""
+    rule, path = EXPECTED_BAD[rel]
+    with pytest.raises(FormatError) as ei, lp.open(corpus / "parquet-testing/bad_data" / rel) as pf:
+        for c in pf.columns():
+            read_column(pf, c.index)
+    if rule is not None:
+        assert ei.value.rule == rule
+    assert ei.value.path.endswith(path)
+    assert ei.value.offset is not None
