@@ -2,6 +2,10 @@
 
 # spec id -> {kaitai src_path: (field path, rule name, field width in bytes or None)}
 RULES: dict[str, dict[str, tuple[str, str, int | None]]] = {
+    "deletion_vector_v1": {
+        "/seq/0": ("len_body", "deletion-vector.length", 4),
+        "/seq/1": ("magic", "deletion-vector.magic", 4),
+    },
     "parquet": {
         "/seq/0": ("magic", "parquet.header-magic", 4),
         "/types/footer_tail/seq/0": ("tail.len_footer", "parquet.footer-length", 4),
@@ -16,6 +20,18 @@ RULES: dict[str, dict[str, tuple[str, str, int | None]]] = {
         "/types/footer/seq/0": ("footer.magic", "puffin.footer-magic", 4),
         "/types/footer_tail/seq/0": ("tail.len_payload", "puffin.payload-size", 4),
         "/types/footer_tail/seq/2": ("tail.magic", "puffin.trailing-magic", 4),
+    },
+    "roaring32": {
+        "/seq/0": ("cookie", "roaring32.cookie", 2),
+        "/seq/1": ("cookie_high", "roaring32.cookie", 2),
+        "/seq/2": ("num_containers_field", "roaring32.container-count", 4),
+        "/types/container/seq/0": ("containers.offset_check", "roaring32.container-offset", 0),
+        "/types/descriptor/seq/0": ("descriptors.key", "roaring32.key-order", 2),
+        "/types/run/seq/1": ("containers.body.runs.length_minus_one", "roaring32.run-overflow", 2),
+    },
+    "roaring64": {
+        "/seq/0": ("num_bitmaps", "roaring64.bitmap-count", 8),
+        "/types/bucket/seq/0": ("bitmaps.key", "roaring64.key-order", 4),
     },
     "theta_compact": {
         "/seq/2": ("serial_version", "theta_compact.serial-version", 1),

@@ -110,7 +110,8 @@ class _Ctx:
 
     def u16s(self, pos: Array) -> Array:
         u8 = self.u8
-        return u8[pos].astype(I64) | (u8[pos + 1].astype(I64) << 8)
+        out: Array = u8[pos].astype(I64) | (u8[pos + 1].astype(I64) << 8)
+        return out
 
 
 def _excl_cumsum(a: Array) -> Array:
@@ -234,7 +235,7 @@ def _scan32(ctx: _Ctx, p: int, b: int, key: int, key_pos: int, head: str) -> int
         )
     if run_idx.size:
         _check_runs(ctx, run_idx, starts, sizes, card, hdr, head)
-    for i in np.flatnonzero(kind == KIND_BITMAP):
+    for i in np.flatnonzero(kind == KIND_BITMAP).tolist():
         s = int(starts[i])
         pop = int(np.bitwise_count(np.frombuffer(ctx.mv, dtype="<u8", count=1024, offset=s)).sum())
         if pop != int(card[i]):
@@ -412,7 +413,7 @@ def fill(ctx_data: bytes | bytearray | memoryview, scan: Scan, *, base: int = 0,
             out[dest] = full
             lo = hi_i
     # bitmaps -----------------------------------------------------------------------------
-    for c in np.flatnonzero(scan.kind == KIND_BITMAP):
+    for c in np.flatnonzero(scan.kind == KIND_BITMAP).tolist():
         s, o, n = int(scan.start[c]), int(out_start[c]), int(scan.card[c])
         bits = np.unpackbits(u8[s : s + BITMAP_BYTES], bitorder="little")
         out[o : o + n] = np.flatnonzero(bits).astype(U64) + scan.hi[c]

@@ -89,7 +89,12 @@ class Bitmap64Info:
         return sum(b.bitmap.cardinality for b in self.buckets)
 
     def to_json(self) -> dict[str, Any]:
-        return {"offset": self.offset, "length": self.length, "cardinality": self.cardinality, "buckets": [b.to_json() for b in self.buckets]}
+        return {
+            "offset": self.offset,
+            "length": self.length,
+            "cardinality": self.cardinality,
+            "buckets": [b.to_json() for b in self.buckets],
+        }
 
 
 def describe(scan: _decode.Scan, base: int, is64: bool) -> Bitmap32Info | Bitmap64Info:
