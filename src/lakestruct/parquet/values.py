@@ -157,6 +157,11 @@ class PageData:
     definition_levels: Levels | None
     values: Values | None
     dictionary: Values | None = None
+    #: absolute file offsets of the level and value sections (None inside a compressed v1 body)
+    repetition_levels_at: int | None = None
+    definition_levels_at: int | None = None
+    values_at: int | None = None
+    compressed: bool = False
 
     @property
     def type_name(self) -> str:
@@ -406,16 +411,22 @@ def _data_page(
     stored = _body(spec, page, read, pw)
     rep: Levels | None = None
     dfn: Levels | None = None
+    rep_at: int | None = None
+    def_at: int | None = None
+    values_at: int | None
     if page.type == 0:
         body = decompress_page(spec.codec, stored, page.uncompressed_size, Where(pw.path + ".body", page.data_offset), limit=limit)
         raw = body is stored
         bw = Where(pw.path, page.data_offset if raw else None, page.data_offset)
         pos = 0
         if maxr > 0:
+            rep_at = page.data_offset + pos if raw else None
             rep, pos = _levels(body, pos, len(body), page.repetition_level_encoding, maxr, n, bw.sub(".repetition_levels"), v1=True)
         if maxd > 0:
+            def_at = page.data_offset + pos if raw else None
             dfn, pos = _levels(body, pos, len(body), page.definition_level_encoding, maxd, n, bw.sub(".definition_levels"), v1=True)
         vbuf, vstart, vend = body, pos, len(body)
+        values_at = page.data_offset + pos if raw else None
         vwhere = Where(pw.path + ".values", page.data_offset if raw else None, page.data_offset)
     else:
         rl = page.repetition_levels_byte_length or 0
@@ -431,6 +442,9 @@ def _data_page(
                 pos=0,
             )
         lw = Where(pw.path, page.data_offset)
+        rep_at = page.data_offset if maxr > 0 else None
+        def_at = page.data_offset + rl if maxd > 0 else None
+        values_at = page.data_offset + rl + dl
         if maxr > 0:
             rep, _ = _levels(stored, 0, rl, None, maxr, n, lw.sub(".repetition_levels"), v1=False)
         if maxd > 0:
@@ -484,7 +498,22 @@ def _data_page(
             raise FormatError(
                 f"decoded {len(vals)} values, expected {nonnull}", rule="parquet.values.count", path=vwhere.path, offset=page.data_offset
             )
-    return PageData(page.index, page.type, page.offset, page.data_offset, n, page.encoding, rep, dfn, vals)
+    return PageData(
+        page.index,
+        page.type,
+        page.offset,
+        page.data_offset,
+        n,
+        page.encoding,
+        rep,
+        dfn,
+        vals,
+        None,
+        rep_at,
+        def_at,
+        values_at,
+        spec.codec != 0,
+    )
 
 
 def _check_nesting(rep: Levels, dfn: Levels, spec: ChunkSpec, pw: Where, page: PageSpec) -> None:
@@ -514,7 +543,6 @@ def concat_levels(chunks: Iterable[ChunkData]) -> tuple[Levels, Levels, Values]:
         np.concatenate([c.definition_levels for c in cs]),
         np.concatenate(vals if same else [v.astype(object) for v in vals]),
     )
-
 
 
 # --------------------------------------------------------------------------- file-level API
