@@ -78,7 +78,7 @@ instances:
       `pre_longs` against the serial version before reading further.)
 types:
   flags:
-    -webide-representation: '{this:flags}'
+    -webide-representation: 'empty={empty} ordered={ordered} single_item={single_item}'
     doc: The flags byte (byte 5) of serial versions 3 and 4.
     seq:
       - id: reserved

@@ -283,3 +283,28 @@ def test_arbitrary_bytes_parse_or_raise_format_error(head: bytes, tail: bytes) -
         assert e.rule.startswith("theta_compact.")
         return
     assert all(0 < e < sk.theta_long for e in sk.entries)
+
+
+def test_v4_count_beyond_any_sketch_is_a_limit_error() -> None:
+    from lakestruct.errors import LimitError
+    from lakestruct.sketches.read import MAX_ENTRIES
+
+    n = MAX_ENTRIES + 8
+    head = bytes([1, 4, 3, 1, 4, 0x1A, 0xCC, 0x93]) + n.to_bytes(4, "little")
+    data = head + b"\xff" * ((n + 7) // 8)  # every 1-bit delta is 1: a valid-looking run of hashes 1, 2, 3, ...
+    with pytest.raises(LimitError) as ei:
+        ThetaSketch.from_bytes(data)
+    assert ei.value.rule == "theta_compact.num-entries-limit" and ei.value.offset == 8
+
+
+def test_oversized_input_is_refused_before_reading(tmp_path: Path) -> None:
+    from lakestruct.errors import LimitError
+    from lakestruct.sketches.read import MAX_SKETCH_BYTES
+
+    big = tmp_path / "huge.sk"
+    with big.open("wb") as f:
+        f.write(EXACT)
+        f.truncate(MAX_SKETCH_BYTES + 1)  # sparse: no disk space used
+    with pytest.raises(LimitError) as ei:
+        ThetaSketch.from_bytes(big)
+    assert ei.value.rule == "theta_compact.size-limit" and ei.value.source == str(big)
