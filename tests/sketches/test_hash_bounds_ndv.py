@@ -146,3 +146,16 @@ def test_ndv_of_empty_and_exact() -> None:
     assert check_ndv(ThetaSketch.from_hashes([]), "0").ok
     assert check_ndv(ThetaSketch.from_hashes(range(1, 6)), 5).ok
     assert not compare_ndv(ThetaSketch.from_hashes(range(1, 6)), "6").ok
+
+
+def test_theta_blob_report() -> None:
+    from lakestruct.sketches import theta_blob_report
+
+    data = ThetaSketch.from_hashes(range(1, 6)).to_bytes(3)
+    r = theta_blob_report(data, {"ndv": "5"})
+    assert r["estimate"] == 5.0 and r["ndv_ok"] is True and r["ndv_rule"] is None and r["serial_version"] == 3
+    r = theta_blob_report(data, {"ndv": "7"})
+    assert r["ndv_ok"] is False and r["ndv_rule"] == "theta_compact.ndv-mismatch"
+    assert "ndv" not in theta_blob_report(data, {})
+    with pytest.raises(FormatError):
+        theta_blob_report(data[:-1], {"ndv": "5"})

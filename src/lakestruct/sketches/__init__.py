@@ -12,7 +12,7 @@ from __future__ import annotations
 from .bounds import lower_bound, upper_bound
 from .model import DEFAULT_SEED_HASH, MAX_THETA, Flags, ThetaSketch
 from .murmur3 import DEFAULT_SEED, compute_seed_hash, hash_item, murmur3_x64_128
-from .ndv import NdvCheck, check_ndv, compare_ndv, iceberg_ndv
+from .ndv import NdvCheck, check_ndv, compare_ndv, iceberg_ndv, theta_blob_report
 from .read import read_theta
 
 __all__ = [
@@ -30,5 +30,6 @@ __all__ = [
     "lower_bound",
     "murmur3_x64_128",
     "read_theta",
+    "theta_blob_report",
     "upper_bound",
 ]

@@ -15,12 +15,13 @@ the property is not the decimal digits the Puffin spec requires.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ..errors import FormatError
 from .model import ThetaSketch
 
-__all__ = ["NdvCheck", "compare_ndv", "check_ndv", "iceberg_ndv"]
+__all__ = ["NdvCheck", "compare_ndv", "check_ndv", "iceberg_ndv", "theta_blob_report"]
 
 
 def iceberg_ndv(sketch: ThetaSketch) -> int:
@@ -79,3 +80,19 @@ def check_ndv(sketch: ThetaSketch, ndv_property: str | int, *, path: str = "prop
     result = compare_ndv(sketch, ndv_property)
     result.raise_for_rule(path=path, offset=offset)
     return result
+
+
+def theta_blob_report(data: bytes, properties: Mapping[str, str] | None = None, *, seed: int | None = 9001) -> dict[str, object]:
+    """Decode one ``apache-datasketches-theta-v1`` blob (decompressed bytes) for display.
+
+    Returns :meth:`ThetaSketch.summary` plus, when ``properties`` has ``ndv``,
+    ``ndv`` (the property as stored), ``ndv_ok`` and ``ndv_rule``/``ndv_message``.
+    Malformed sketch bytes raise :class:`FormatError`; an ``ndv`` problem is
+    reported in the dict, not raised (use :func:`check_ndv` to raise).
+    """
+    sk = ThetaSketch.from_bytes(data, seed=seed)
+    out = sk.summary()
+    if properties is not None and "ndv" in properties:
+        r = compare_ndv(sk, properties["ndv"])
+        out.update(ndv=properties["ndv"], ndv_ok=r.ok, ndv_rule=r.rule, ndv_message=r.message)
+    return out
