@@ -141,7 +141,8 @@ types:
         if: _root.pre_longs >= 2
         doc: |
           Bytes 12-15. Sampling probability `p` of update sketches; ignored in
-          compact sketches (0 from current Java/C++, 1.0 from Trino and older Java).
+          compact sketches (C++ writes 0; Java 0 or 1.0 by version and path:
+          Iceberg 1.10 and Trino blobs hold 1.0).
       - id: theta_long
         type: u8
         if: _root.pre_longs >= 3

@@ -167,3 +167,16 @@ def test_from_hashes_rejects_what_no_sketch_holds() -> None:
         ThetaSketch.from_hashes([1]).to_bytes(2)
     half = ThetaSketch.from_hashes([1, 2], theta=0.5)
     assert half.theta_long == int(0.5 * MAX_THETA) and half.is_estimation_mode and half.pre_longs == 3
+
+
+def test_non_empty_sketch_without_hashes() -> None:
+    """Non-empty with no hashes: two preamble longs at theta 1.0, three below it (as C++ writes them)."""
+    for theta, pre_longs in ((MAX_THETA, 2), (MAX_THETA // 100, 3)):
+        sk = ThetaSketch.from_hashes([], theta=theta, empty=False)
+        data = sk.to_bytes(3)
+        assert data[0] == pre_longs and data[5] == 0x1A and len(data) == 8 * pre_longs
+        assert sk.to_bytes(4) == data  # no hashes: never compressed
+        back = ThetaSketch.from_bytes(data)
+        assert back == sk and not back.empty and back.estimate() == 0.0
+        theirs = ds.compact_theta_sketch.deserialize(data)
+        assert not theirs.is_empty() and theirs.theta64 == theta and theirs.serialize() == data
