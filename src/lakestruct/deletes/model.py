@@ -107,14 +107,14 @@ class DeletionVector:
 
         from ..roaring.write import encode64
 
-        return BitMap64.deserialize(encode64(self._positions.view(np.uint64), flavor="croaring", fill_gaps=False, sorted_unique=True))
+        return BitMap64.deserialize(encode64(self._positions.view(np.uint64), fill_gaps=False, sorted_unique=True))
 
     # -- writing --------------------------------------------------------------------------
     def to_vector(self) -> bytes:
         """The Roaring64 portable bytes exactly as Iceberg Java writes them."""
         from ..roaring.write import encode64
 
-        return encode64(self._positions.view(np.uint64), flavor="java", fill_gaps=True, sorted_unique=True)
+        return encode64(self._positions.view(np.uint64), fill_gaps=True, sorted_unique=True)
 
     def to_blob(self) -> bytes:
         """The whole ``deletion-vector-v1`` blob (length, magic, vector, CRC)."""

@@ -54,7 +54,7 @@ def wrap_vector(vector: bytes) -> bytes:
 def encode_deletion_vector_blob(positions: Any) -> bytes:
     """The full ``deletion-vector-v1`` blob for ``positions`` (any iterable, NumPy array, BitMap64)."""
     pos = check_positions(positions)
-    return wrap_vector(encode64(pos, flavor="java", fill_gaps=True, sorted_unique=True))
+    return wrap_vector(encode64(pos, fill_gaps=True, sorted_unique=True))
 
 
 def blob_properties(positions_or_dv: Any, referenced_data_file: str) -> dict[str, str]:

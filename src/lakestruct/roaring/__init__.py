@@ -3,7 +3,7 @@
 >>> from lakestruct import roaring                                   # doctest: +SKIP
 >>> roaring.decode_roaring64(data)            # sorted uint64 NumPy array, every rule checked
 >>> roaring.describe_roaring64(data)          # keys, container kinds, cardinalities, offsets
->>> roaring.encode64(positions)               # bytes as Iceberg Java writes them (flavor="croaring" for CRoaring)
+>>> roaring.encode64(positions)               # bytes as Iceberg Java writes them (fill_gaps=False: as CRoaring)
 """
 
 from __future__ import annotations

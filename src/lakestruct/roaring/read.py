@@ -31,7 +31,16 @@ except ImportError:  # pragma: no cover - pure-Python install
     _decode_c = None
     HAVE_C = False
 
-__all__ = ["HAVE_C", "Impl", "decode_roaring32", "decode_roaring64", "describe_roaring32", "describe_roaring64"]
+__all__ = [
+    "HAVE_C",
+    "Impl",
+    "decode_roaring32",
+    "decode_roaring64",
+    "describe_roaring32",
+    "describe_roaring64",
+    "reference_values32",
+    "reference_values64",
+]
 
 Impl = Literal["auto", "c", "python"]
 Buffer = bytes | bytearray | memoryview
@@ -106,3 +115,54 @@ def describe_roaring32(data: Buffer, *, base_offset: int = 0, allow_trailing: bo
     info = describe(scan, base_offset, False)
     assert isinstance(info, Bitmap32Info)
     return info
+
+
+# -- the declarative reference: the Kaitai parsers generated from formats/roaring/*.ksy ------------
+
+
+def _ks_values32(r: Any) -> list[int]:
+    out: list[int] = []
+    for d, c in zip(r.descriptors, r.containers, strict=True):
+        hi = d.key << 16
+        if c.kind == 0:
+            out.extend(hi | v for v in c.body.values)
+        elif c.kind == 1:
+            bits = np.unpackbits(np.frombuffer(c.body.bits, dtype=np.uint8), bitorder="little")
+            out.extend((hi + np.flatnonzero(bits)).tolist())
+        else:
+            for run in c.body.runs:
+                out.extend(range(hi | run.start, (hi | run.start) + run.length_minus_one + 1))
+    return out
+
+
+def reference_values32(data: bytes) -> npt.NDArray[np.uint32]:
+    """Values of a 32-bit bitmap as the Kaitai-generated parser reads them (slow; the declarative reference).
+
+    It checks only what ``roaring32.ksy`` says (structure, cookie, counts, key
+    order, offsets, run overflow); the fast decoder checks more.
+    """
+    from kaitaistruct import KaitaiStream
+
+    from .._generated.roaring32 import Roaring32
+    from .._kaitai import kaitai_call
+    from ..source import RangeReader, open_source
+
+    reader = RangeReader(open_source(data))
+    r = kaitai_call("roaring32", reader, lambda: Roaring32(KaitaiStream(reader)), path="roaring32")
+    return np.array(_ks_values32(r), dtype=np.uint32)
+
+
+def reference_values64(data: bytes) -> npt.NDArray[np.uint64]:
+    """Values of a 64-bit bitmap as the Kaitai-generated parser reads them (the declarative reference)."""
+    from kaitaistruct import KaitaiStream
+
+    from .._generated.roaring64 import Roaring64
+    from .._kaitai import kaitai_call
+    from ..source import RangeReader, open_source
+
+    reader = RangeReader(open_source(data))
+    r = kaitai_call("roaring64", reader, lambda: Roaring64(KaitaiStream(reader)), path="roaring64")
+    out: list[int] = []
+    for b in r.bitmaps:
+        out.extend((b.key << 32) | v for v in _ks_values32(b.bitmap))
+    return np.array(out, dtype=np.uint64)

@@ -1,15 +1,13 @@
 """Encoding Roaring bitmaps in the portable formats, container for container as Java or CRoaring.
 
-Both libraries ``runOptimize()`` before writing; each container becomes the
-smallest of array, bitmap and run, but they break ties differently:
-
-* **Java** (RoaringBitmap, used by Iceberg): a container built by ``add`` is an
-  array while it has at most 4096 values, a bitmap above. ``ArrayContainer.runOptimize``
-  turns an array into runs only when ``2*card > 2 + 4*runs`` (strictly smaller);
-  ``BitmapContainer.runOptimize`` when ``8192 > 2 + 4*runs``.
-* **CRoaring** (pyroaring): ``convert_run_optimize`` turns an array into runs
-  when ``2 + 4*runs < 2*card + 2``, one tie sooner (``{0, 1, 2}`` is a run
-  container in CRoaring and an array in Java); bitmaps as Java.
+Both libraries ``runOptimize()`` before writing (Iceberg calls it on every
+32-bit bitmap); each container becomes the smallest of array, bitmap and run.
+A container built by adding values is an array while it has at most 4096
+values and a bitmap above; Java's ``ArrayContainer.runOptimize`` turns an array
+into runs only when ``2*card > 2 + 4*runs`` (strictly smaller, so ``{0, 1, 2}``
+stays an array), ``BitmapContainer.runOptimize`` when ``8192 > 2 + 4*runs``.
+CRoaring (pyroaring) makes the same choices for such containers (checked by the
+property tests against ``BitMap64.run_optimize().serialize()``).
 
 The 32-bit layout follows both writers: cookie 12346 (no run container) with a
 descriptive header and an offset header, or cookie 12347 with the run-flag
@@ -22,7 +20,7 @@ Iceberg writes every key from 0 to the largest, empty bitmaps included
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -30,9 +28,8 @@ import numpy.typing as npt
 from ..errors import UsageError
 from ._decode import ARRAY_MAX, BITMAP_BYTES, COOKIE_NO_RUNS, COOKIE_RUNS, KIND_ARRAY, KIND_BITMAP, KIND_RUN, NO_OFFSET_THRESHOLD
 
-__all__ = ["EMPTY32", "Flavor", "choose_kinds", "encode32", "encode64", "normalize_positions"]
+__all__ = ["EMPTY32", "choose_kinds", "encode32", "encode64", "normalize_positions"]
 
-Flavor = Literal["java", "croaring"]
 Array = npt.NDArray[Any]
 
 #: An empty 32-bit bitmap: cookie 12346, zero containers.
@@ -69,16 +66,11 @@ def normalize_positions(positions: Any, *, bits: int = 64) -> Array:
     return out
 
 
-def choose_kinds(card: Array, runs: Array, flavor: Flavor = "java") -> Array:
+def choose_kinds(card: Array, runs: Array) -> Array:
     """Container kind after ``runOptimize`` for containers built by adding values."""
     card = card.astype(np.int64)
     run_size = 2 + 4 * runs.astype(np.int64)
-    if flavor == "java":
-        array_to_run = 2 * card > run_size
-    elif flavor == "croaring":
-        array_to_run = run_size < 2 * card + 2
-    else:
-        raise UsageError(f"flavor must be 'java' or 'croaring', not {flavor!r}")
+    array_to_run = 2 * card > run_size
     bitmap_to_run = run_size < BITMAP_BYTES
     small = card <= ARRAY_MAX
     return np.where(small, np.where(array_to_run, KIND_RUN, KIND_ARRAY), np.where(bitmap_to_run, KIND_RUN, KIND_BITMAP)).astype(np.uint8)
@@ -90,7 +82,7 @@ def _ragged(starts: Array, counts: Array, step: int = 1) -> Array:
     return r(starts.astype(np.int64), counts.astype(np.int64), step)
 
 
-def encode32(low: Array, *, flavor: Flavor = "java", sorted_unique: bool = False) -> bytes:
+def encode32(low: Array, *, sorted_unique: bool = False) -> bytes:
     """The 32-bit portable serialization of the values ``low`` (< 2^32)."""
     if not sorted_unique:
         low = normalize_positions(low, bits=32)
@@ -108,7 +100,7 @@ def encode32(low: Array, *, flavor: Flavor = "java", sorted_unique: bool = False
     newrun = newc.copy()
     newrun[1:] |= v[1:] != v[:-1] + 1
     nruns = np.add.reduceat(newrun.astype(np.int64), cstart)
-    kind = choose_kinds(card, nruns, flavor)
+    kind = choose_kinds(card, nruns)
     sizes = np.where(kind == KIND_ARRAY, 2 * card, np.where(kind == KIND_BITMAP, BITMAP_BYTES, 2 + 4 * nruns)).astype(np.int64)
     has_runs = bool((kind == KIND_RUN).any())
     has_offsets = (not has_runs) or size >= NO_OFFSET_THRESHOLD
@@ -163,7 +155,7 @@ def encode32(low: Array, *, flavor: Flavor = "java", sorted_unique: bool = False
     return b"".join(parts)
 
 
-def encode64(positions: Any, *, flavor: Flavor = "java", fill_gaps: bool = True, sorted_unique: bool = False) -> bytes:
+def encode64(positions: Any, *, fill_gaps: bool = True, sorted_unique: bool = False) -> bytes:
     """The 64-bit portable serialization (u64 count, then u32 key + 32-bit bitmap per key).
 
     ``fill_gaps`` writes every key from 0 to the largest, as Iceberg Java does;
@@ -187,11 +179,11 @@ def encode64(positions: Any, *, flavor: Flavor = "java", fill_gaps: bool = True,
         for k, s, e in zip(present.tolist(), kstart.tolist(), kend.tolist(), strict=True):
             parts.extend(i.to_bytes(4, "little") + EMPTY32 for i in range(nxt, k))
             parts.append(k.to_bytes(4, "little"))
-            parts.append(encode32(low[s:e], flavor=flavor, sorted_unique=True))
+            parts.append(encode32(low[s:e], sorted_unique=True))
             nxt = k + 1
     else:
         count = int(present.size)
         for k, s, e in zip(present.tolist(), kstart.tolist(), kend.tolist(), strict=True):
             parts.append(k.to_bytes(4, "little"))
-            parts.append(encode32(low[s:e], flavor=flavor, sorted_unique=True))
+            parts.append(encode32(low[s:e], sorted_unique=True))
     return count.to_bytes(8, "little") + b"".join(parts)
