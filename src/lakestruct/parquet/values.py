@@ -554,7 +554,10 @@ def chunk_spec(pf: ParquetFile, row_group: int, column: int | str | tuple[str, .
     desc = pf.column(column)
     cc = pf.column_chunk(row_group, desc.index)
     md = cc.meta_data
-    pages = [page_spec(p.index, p.offset, p.header_size, p.header) for p in pf.chunk_pages(row_group, desc.index)]
+    if md is not None and md.num_values == 0 and md.total_compressed_size == 0:
+        pages: list[PageSpec] = []  # an empty chunk (pyarrow writes offsets 0 for a 0-row table)
+    else:
+        pages = [page_spec(p.index, p.offset, p.header_size, p.header) for p in pf.chunk_pages(row_group, desc.index)]
     return ChunkSpec(
         row_group=row_group,
         column=desc.index,
