@@ -3,7 +3,7 @@
 Iceberg (``NDVSketchUtil``, Spark) and Trino write ``ndv`` as
 ``String.valueOf((long) sketch.getEstimate())``: the compact sketch's estimate
 truncated toward zero, not rounded. Observed on every Theta blob of the shared
-corpus (18 blobs written by Iceberg 1.10.2 and the 3 puffin-tools blobs):
+corpus (23 blobs written by Iceberg 1.10.2 and the 3 puffin-tools blobs):
 ``ndv == int(estimate)``, including estimates such as 55668.52 -> "55668" where
 rounding would give 55669.
 
