@@ -92,4 +92,4 @@ for (const file of files) {
     process.stdout.write(JSON.stringify({ file, ok: false, error: `${e && e.name ? e.name + ": " : ""}${msg}` }) + "\n");
   }
 }
-process.exit(0);
+process.exitCode = 0;  // not process.exit(): let a piped stdout drain (output can exceed 64 KiB)

@@ -9,7 +9,7 @@ try:
 except PackageNotFoundError:  # pragma: no cover - running from a source tree
     __version__ = "0.0.0+unknown"
 
-from . import parquet, puffin
+from . import parquet, puffin, sketches
 from .errors import (
     ChecksumError,
     DecompressionError,
@@ -35,4 +35,5 @@ __all__ = [
     "__version__",
     "parquet",
     "puffin",
+    "sketches",
 ]

@@ -7,7 +7,6 @@ compared as the IDE would (``float(python value)``), small fields exactly.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +15,7 @@ import pytest
 from lakestruct.sketches import ThetaSketch
 from lakestruct.sketches.read import kaitai_tree
 from tests.helpers import webide_parse
-from tests.sketches._corpus import ids, theta_files
+from tests.sketches._corpus import theta_files
 
 SPEC = "formats/sketches/theta_compact.ksy"
 pytestmark = [pytest.mark.node]
@@ -57,47 +56,17 @@ def _compare(path: Path, out: dict[str, Any]) -> None:
             assert len(body["entries"]) == sk.num_retained
 
 
-def _ide_output_size(path: Path) -> int:
-    """About how many bytes of JSON the simulation prints for this file (hashes print as ~20 digits)."""
-    sk = ThetaSketch.from_bytes(path.read_bytes())
-    return 1500 + (0 if sk.serial_version == 4 else 22 * sk.num_retained)
-
-
-PIPE = 60_000  # tools/webide_check.mjs output beyond one 64 KiB pipe buffer is lost (process.exit)
 FILES = theta_files()
-SMALL = [p for p in FILES if _ide_output_size(p) < PIPE]
-LARGE = [p for p in FILES if _ide_output_size(p) >= PIPE]
 
 
 @pytest.mark.corpus
 def test_webide_parses_corpus_sketches() -> None:
-    if not SMALL:
+    if not FILES:
         pytest.skip("corpus absent")
-    batch: list[Path] = []
-    size = 0
-    batches: list[list[Path]] = []
-    for p in SMALL:
-        if size + _ide_output_size(p) >= PIPE:
-            batches.append(batch)
-            batch, size = [], 0
-        batch.append(p)
-        size += _ide_output_size(p)
-    batches.append(batch)
-    for files in batches:
-        outs = webide_parse(SPEC, files)
-        assert len(outs) == len(files)
-        for path, out in zip(files, outs, strict=True):
-            _compare(path, out)
-
-
-@pytest.mark.corpus
-@pytest.mark.parametrize("path", LARGE, ids=ids(LARGE))
-def test_webide_parses_large_corpus_sketches(path: Path) -> None:
-    try:
-        outs = webide_parse(SPEC, [path])
-    except json.JSONDecodeError:
-        pytest.xfail("tools/webide_check.mjs loses stdout beyond 64 KiB when piped (process.exit before the pipe drains)")
-    _compare(path, outs[0])
+    outs = webide_parse(SPEC, FILES)
+    assert len(outs) == len(FILES)
+    for path, out in zip(FILES, outs, strict=True):
+        _compare(path, out)
 
 
 def test_webide_parses_our_sketches(tmp_path: Path) -> None:
