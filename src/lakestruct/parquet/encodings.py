@@ -214,14 +214,19 @@ def decode_delta_binary_packed(
     per_mini = block_size // mini_count
     mask = (1 << bits) - 1
     first = _zigzag(first_raw) & mask
-    deltas: list[npt.NDArray[np.uint64]] = []
+    # Pass 1 (Python): block headers; miniblocks grouped by bit width. Pass 2 (NumPy): one
+    # unpack per distinct width, min deltas added with one repeat, one cumulative sum.
+    groups: dict[int, list[tuple[int, int, int, memoryview]]] = {}  # width -> (dst, use, capacity, bytes)
+    mins: list[int] = []
+    uses: list[int] = []
+    mv = memoryview(buf)
     got = 1 if total else 0
     while got < total:
         block_at = pos
         min_raw, pos = read_uvarint(buf, pos, end, where, what="delta block min delta")
         min_delta = _zigzag(min_raw) & mask
         _need(where, pos, mini_count, end, "delta miniblock bit widths")
-        widths = bytes(buf[pos : pos + mini_count])
+        widths = bytes(mv[pos : pos + mini_count])
         pos += mini_count
         for w in widths:
             if got >= total:
@@ -240,13 +245,29 @@ def decode_delta_binary_packed(
                 )
             if got < want:
                 use = min(n, want - got)
-                d = unpack_bits(memoryview(buf)[pos : pos + avail], w, use)
-                deltas.append(d + np.uint64(min_delta))
+                groups.setdefault(w, []).append((got - 1, use, per_mini if avail == nbytes else use, mv[pos : pos + avail]))
+                mins.append(min_delta)
+                uses.append(use)
             pos += avail
             got += n
     if want == 0:
         return np.zeros(0, dtype=np.int64), pos
-    allv = np.concatenate([np.array([first], dtype=np.uint64), *deltas])[:want] if deltas else np.array([first], dtype=np.uint64)
+    allv = np.empty(want, dtype=np.uint64)
+    allv[0] = first
+    deltas = allv[1:]
+    for w, items in groups.items():
+        if w == 0:
+            for dst, use, _cap, _b in items:
+                deltas[dst : dst + use] = 0
+            continue
+        packed = unpack_bits(b"".join(b for _d, _u, _c, b in items), w, sum(c for _d, _u, c, _b in items))
+        off = 0
+        for dst, use, cap, _b in items:
+            deltas[dst : dst + use] = packed[off : off + use]
+            off += cap
+    if mins:
+        with np.errstate(over="ignore"):
+            deltas += np.repeat(np.array(mins, dtype=np.uint64), uses)
     with np.errstate(over="ignore"):
         vals = np.cumsum(allv, dtype=np.uint64)
     if bits == 32:
@@ -314,12 +335,10 @@ def _split_concat(
     total = int(lengths.sum())
     _need(where, pos, total, end, f"{what} data of {len(lengths)} values")
     raw = bytes(memoryview(buf)[pos : pos + total])
-    ends = np.cumsum(lengths).tolist()
+    ends = np.cumsum(lengths)
+    starts = (ends - lengths).tolist()
     out = np.empty(len(lengths), dtype=object)
-    s = 0
-    for i, e in enumerate(ends):
-        out[i] = raw[s:e]
-        s = e
+    out[:] = [raw[a:b] for a, b in zip(starts, ends.tolist(), strict=True)]
     return out, pos + total
 
 

@@ -142,11 +142,16 @@ def decode_hybrid(
         end = len(buf)
     if not 0 <= bw <= max_bw:
         where.fail(f"bit width {bw} of the {what} is outside 0..{max_bw}", rule="parquet.rle.bit-width", pos=start)
-    out: list[npt.NDArray[np.uint64]] = []
+    # Pass 1 (Python): parse the run headers. Pass 2 (NumPy): unpack every bit-packed
+    # run's bytes in one call and fill the output by slices.
     have = 0
     pos = start
     vbytes = (bw + 7) // 8
     limit = (1 << bw) - 1
+    rle: list[tuple[int, int, int]] = []  # (dst, take, value)
+    bp: list[tuple[int, int, int]] = []  # (dst, take, capacity)
+    slices: list[bytes | memoryview] = []
+    mv = memoryview(buf)
     while have < count:
         if pos >= end:
             where.fail(
@@ -156,7 +161,11 @@ def decode_hybrid(
                 cls=TruncatedError,
             )
         run_at = pos
-        header, pos = read_uvarint(buf, pos, end, where, max_bytes=5, what=f"run header of the {what}")
+        header = buf[pos]
+        if header < 0x80:
+            pos += 1
+        else:
+            header, pos = read_uvarint(buf, pos, end, where, max_bytes=5, what=f"run header of the {what}")
         n = header >> 1
         if n == 0:
             where.fail(f"zero-length run in the {what}", rule="parquet.rle.run-length", pos=run_at)
@@ -172,7 +181,8 @@ def decode_hybrid(
                     pos=run_at,
                     cls=TruncatedError,
                 )
-            out.append(unpack_bits(memoryview(buf)[pos : pos + avail], bw, take))
+            bp.append((have, take, nvals if bw else take))  # width 0: no bytes, nothing to align
+            slices.append(mv[pos : pos + avail])
             have += take
             pos += avail
         else:  # RLE run
@@ -180,17 +190,28 @@ def decode_hybrid(
                 where.fail(
                     f"RLE run of the {what} needs {vbytes} value bytes", rule="parquet.rle.truncated", pos=run_at, cls=TruncatedError
                 )
-            value = int.from_bytes(bytes(buf[pos : pos + vbytes]), "little")
+            value = buf[pos] if vbytes == 1 else int.from_bytes(bytes(mv[pos : pos + vbytes]), "little")
             pos += vbytes
             if value > limit:
                 where.fail(f"RLE run value {value} of the {what} does not fit in {bw} bits", rule="parquet.rle.value", pos=run_at)
             take = min(n, count - have)
-            out.append(np.full(take, value, dtype=np.uint64))
+            rle.append((have, take, value))
             have += take
-    if not out:
-        return np.zeros(0, dtype=np.uint64), pos
-    res = out[0] if len(out) == 1 else np.concatenate(out)
-    return res, pos
+    if not bp and len(rle) == 1:
+        return np.full(count, rle[0][2], dtype=np.uint64), pos
+    out = np.empty(count, dtype=np.uint64)
+    for dst, take, value in rle:
+        out[dst : dst + take] = value
+    if bp:
+        if len(bp) == 1 and not rle:
+            return unpack_bits(slices[0], bw, count), pos
+        # every run but a cut-short last one holds whole groups of 8 values = whole bytes
+        packed = unpack_bits(b"".join(slices), bw, sum(c for _d, _t, c in bp))
+        off = 0
+        for dst, take, cap in bp:
+            out[dst : dst + take] = packed[off : off + take]
+            off += cap
+    return out, pos
 
 
 def decode_bit_packed_legacy(
