@@ -517,6 +517,13 @@ class ThriftCompact(KaitaiStruct):
                 if  (((not (_.has_next))) or (i >= 9)) :
                     break
                 i += 1
+            if self.last.has_next:
+                pass
+                self.overlong = self._io.read_bytes(0)
+                _ = self.overlong
+                if not len(_) < 0:
+                    raise kaitaistruct.ValidationExprError(self.overlong, self._io, u"/types/uvarint/seq/1")
+
 
 
         def _fetch_instances(self):
@@ -524,6 +531,9 @@ class ThriftCompact(KaitaiStruct):
             for i in range(len(self.groups)):
                 pass
                 self.groups[i]._fetch_instances()
+
+            if self.last.has_next:
+                pass
 
 
         @property

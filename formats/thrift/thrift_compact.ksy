@@ -218,6 +218,13 @@ types:
         repeat: until
         repeat-until: not _.has_next or _index >= 9
         doc: The bytes of the varint.
+      - id: overlong
+        size: 0
+        if: last.has_next
+        valid:
+          expr: _.length < 0
+        doc: Present (and failing) only when a 10th byte still has its continuation bit.
+        -lakestruct-rule: thrift.varint
     instances:
       last:
         value: groups[groups.size - 1]

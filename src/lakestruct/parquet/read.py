@@ -88,7 +88,13 @@ class FooterInfo:
 
     @property
     def trailing_bytes(self) -> int:
+        """Bytes between the end of the Thrift struct and the footer length (28: a footer signature)."""
         return self.length - self.thrift_length
+
+    @property
+    def length_offset(self) -> int:
+        """Where the 4-byte footer length is stored (file size - 8)."""
+        return self.file_size - 8
 
 
 @dataclass(frozen=True)

@@ -120,6 +120,8 @@ def decode_struct(
     except RecursionError:
         raise FormatError("structure nests too deeply", rule="thrift.depth", path=path, offset=base + pos) from None
     except FormatError as e:
+        if e.rule.startswith("thrift_compact."):  # the generic Kaitai rules, in our namespace
+            e.rule = "thrift." + e.rule[len("thrift_compact.") :]
         # Kaitai reports offsets within its stream
         e.offset = base + (pos if e.offset is None else e.offset + pos - start)
         raise
