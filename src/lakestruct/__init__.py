@@ -9,7 +9,7 @@ try:
 except PackageNotFoundError:  # pragma: no cover - running from a source tree
     __version__ = "0.0.0+unknown"
 
-from . import parquet, puffin, sketches
+from . import deletes, parquet, puffin, roaring, sketches
 from .errors import (
     ChecksumError,
     DecompressionError,
@@ -33,7 +33,9 @@ __all__ = [
     "TruncatedError",
     "UsageError",
     "__version__",
+    "deletes",
     "parquet",
     "puffin",
+    "roaring",
     "sketches",
 ]

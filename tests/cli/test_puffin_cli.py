@@ -14,8 +14,9 @@ from lakestruct.cli import main
 
 
 def write_sample(path: Path, compress_footer: bool = False) -> None:
+    sketch = ls.sketches.ThetaSketch.from_hashes(range(1000, 13000, 1000)).to_bytes(3)  # 12 distinct hashes
     with ls.puffin.PuffinWriter(path, created_by="cli test", compress_footer=compress_footer) as w:
-        w.add_blob("apache-datasketches-theta-v1", b"\x01" * 40, fields=[7], codec="zstd", snapshot_id=99, sequence_number=3,
+        w.add_blob("apache-datasketches-theta-v1", sketch, fields=[7], codec="zstd", snapshot_id=99, sequence_number=3,
                    properties={"ndv": "12"})
         w.add_blob("custom", b"raw")
 
@@ -28,9 +29,13 @@ def test_inspect_text_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert "created-by  cli test" in out
     assert "LZ4-compressed" in out
     assert "apache-datasketches-theta-v1" in out and "ndv  12" in out
+    assert "theta sketch (serial version 3): 12 retained, exact, estimate 12" in out
     assert main(["puffin", "inspect", str(p), "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["footer"]["payload-compressed"] is True
+    decoded = doc["blobs"][0].pop("decoded")
+    assert decoded["kind"] == "theta-sketch" and decoded["estimate"] == 12.0 and decoded["ndv-check"].startswith("ndv 12 matches")
+    assert "decoded" not in doc["blobs"][1]  # an opaque blob type
     assert doc["blobs"][0] == {
         "type": "apache-datasketches-theta-v1",
         "fields": [7],

@@ -8,7 +8,11 @@ import sys
 from typing import Any
 
 from .. import puffin
+from ..puffin.decode import DecodedBlob, check_blobs
 from ._table import render_table
+
+#: Deleted rows shown per deletion vector unless --all.
+SHOWN_ROWS = 20
 
 __all__ = ["register", "inspect_json", "inspect_text"]
 
@@ -25,7 +29,8 @@ def register(sub: Any) -> None:
     )
     i.add_argument("file", help="path, fsspec URL, or - for standard input")
     i.add_argument("--json", action="store_true", help="print JSON instead of tables")
-    i.add_argument("--no-check", action="store_true", help="read the footer only; do not read or decompress blobs")
+    i.add_argument("--no-check", action="store_true", help="read the footer only; do not read, decompress or decode blobs")
+    i.add_argument("--all", action="store_true", help=f"show every deleted row of deletion vectors (default: the first {SHOWN_ROWS})")
     i.set_defaults(func=_inspect)
 
 
@@ -35,17 +40,42 @@ def _open(path: str) -> puffin.PuffinReader:
     return puffin.open(path)
 
 
-def inspect_json(r: puffin.PuffinReader) -> dict[str, Any]:
+def inspect_json(r: puffin.PuffinReader, decoded: list[DecodedBlob] | None = None, *, all_rows: bool = False) -> dict[str, Any]:
+    blobs = [b.to_json() for b in r.blobs]
+    for d in decoded or []:
+        if d.deletion_vector is not None or d.sketch is not None:
+            blobs[d.index]["decoded"] = d.to_json(max_positions=None if all_rows else SHOWN_ROWS)
     return {
         "file": r.name,
         "file-size": r.footer.file_size,
         "footer": r.footer.to_json(),
         "properties": dict(r.properties),
-        "blobs": [b.to_json() for b in r.blobs],
+        "blobs": blobs,
     }
 
 
-def inspect_text(r: puffin.PuffinReader) -> str:
+def describe(d: DecodedBlob, *, all_rows: bool = False) -> str | None:
+    """One line for a decoded blob, or None for opaque ones."""
+    if d.deletion_vector is not None:
+        pos = d.deletion_vector.positions()
+        n = int(pos.size)
+        if all_rows or n <= SHOWN_ROWS:
+            rows = ", ".join(map(str, pos.tolist()))
+            return f"deletion vector, cardinality {n}: deletedRows [{rows}]"
+        head = ", ".join(map(str, pos[:SHOWN_ROWS].tolist()))
+        return f"deletion vector, cardinality {n}: deletedRows [{head}, ... {int(pos[-1])}] (--all shows all {n})"
+    if d.sketch is not None:
+        s = d.sketch
+        mode = f"theta {s.theta:.6g}, estimation mode" if s.is_estimation_mode else "exact"
+        line = (
+            f"theta sketch (serial version {s.serial_version}): {s.num_retained} retained, {mode}, "
+            f"estimate {s.estimate():.6g} [{s.lower_bound(2):.6g}, {s.upper_bound(2):.6g} at 2 sd]"
+        )
+        return line + (f"; {d.ndv_message}" if d.ndv_message else "")
+    return None
+
+
+def inspect_text(r: puffin.PuffinReader, decoded: list[DecodedBlob] | None = None, *, all_rows: bool = False) -> str:
     f = r.footer
     lines = [
         f"file        {r.name}",
@@ -84,15 +114,22 @@ def inspect_text(r: puffin.PuffinReader) -> str:
                 width = max(len(k) for k in b.properties)
                 for k, v in b.properties.items():
                     lines.append(f"  #{i}  {k.ljust(width)}  {v}")
+    described = [(d.index, describe(d, all_rows=all_rows)) for d in decoded or []]
+    described = [(i, text) for i, text in described if text]
+    if described:
+        lines += ["", "decoded blobs"]
+        lines += [f"  #{i}  {text}" for i, text in described]
     return "\n".join(lines)
 
 
 def _inspect(args: argparse.Namespace) -> int:
     with _open(args.file) as r:
+        decoded: list[DecodedBlob] = []
         if not args.no_check:
-            r.check()
+            r.check(deep=False)
+            decoded = check_blobs(r)
         if args.json:
-            print(json.dumps(inspect_json(r), indent=2, ensure_ascii=False))
+            print(json.dumps(inspect_json(r, decoded, all_rows=args.all), indent=2, ensure_ascii=False))
         else:
-            print(inspect_text(r))
+            print(inspect_text(r, decoded, all_rows=args.all))
     return 0

@@ -270,11 +270,18 @@ class PuffinReader:
         for b in self.blobs:
             yield b, self.read_blob(b, raw=raw)
 
-    def check(self) -> None:
-        """Every check a reader can make: header magic, and every blob decompresses."""
+    def check(self, *, deep: bool = True) -> None:
+        """Every check a reader can make: header magic, every blob decompresses, and (``deep``)
+        every blob of a type the Iceberg spec defines decodes and agrees with its metadata
+        (deletion vectors: envelope, CRC, Roaring, cardinality, -1 ids, one per data file;
+        Theta sketches: sketch rules and the ``ndv`` property)."""
         self.check_header()
         for i in range(len(self.blobs)):
             self.read_blob(i)
+        if deep:
+            from .decode import check_blobs
+
+            check_blobs(self)
 
     def close(self) -> None:
         self.source.close()

@@ -11,13 +11,13 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable, Mapping
-from typing import IO
+from typing import IO, Any
 
 from .. import __version__, codecs
 from .._atomic import AtomicFile
 from ..errors import UsageError
 from ..source import _is_url
-from .model import MAGIC, BlobMetadata, PuffinFile
+from .model import DELETION_VECTOR_V1, MAGIC, BlobMetadata, PuffinFile
 from .spec import build_footer
 
 __all__ = ["PuffinWriter", "footer_payload_json"]
@@ -123,6 +123,29 @@ class PuffinWriter:
         self._pos += len(stored)
         self._blobs.append(blob)
         return blob
+
+    def add_deletion_vector(
+        self,
+        positions: Any,
+        referenced_data_file: str,
+        *,
+        properties: Mapping[str, str] | None = None,
+    ) -> BlobMetadata:
+        """Append a ``deletion-vector-v1`` blob exactly as Iceberg Java writes it.
+
+        ``positions``: any iterable of row positions, a NumPy array, a ``pyroaring.BitMap64``
+        or a :class:`~lakestruct.deletes.DeletionVector`. The blob bytes, ``fields``
+        (``_pos``), ``-1`` ids and the ``referenced-data-file``/``cardinality`` properties
+        are Iceberg Java's; extra ``properties`` are added after them.
+        """
+        from ..deletes import DV_FIELDS, blob_properties, encode_deletion_vector_blob
+
+        props = blob_properties(positions, referenced_data_file)
+        for k, v in _check_str_map(properties, "blob properties").items():
+            if k in props:
+                raise UsageError(f"property {k!r} is set by the deletion vector itself")
+            props[k] = v
+        return self.add_blob(DELETION_VECTOR_V1, encode_deletion_vector_blob(positions), fields=DV_FIELDS, properties=props)
 
     def add_raw_blob(self, blob: BlobMetadata, stored: bytes) -> BlobMetadata:
         """Copy a blob exactly as stored elsewhere (``PuffinReader.read_blob(raw=True)``)."""
