@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from .. import __version__
 from ..errors import LakestructError
-from . import demo, puffin, scan
+from . import demo, parquet, puffin, scan
 
 __all__ = ["main"]
 
@@ -28,6 +28,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"lakestruct {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
+    parquet.register(sub)
     puffin.register(sub)
     scan.register(sub)
     demo.register(sub)

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from .. import puffin
+from .. import parquet, puffin
 from ..errors import LakestructError
 from ..source import open_source
 
@@ -43,11 +43,15 @@ def detect(path: str) -> str | None:
         return None
     if head == puffin.MAGIC or tail == puffin.MAGIC:
         return "puffin"
+    if head in (parquet.MAGIC, parquet.MAGIC_ENCRYPTED) or tail in (parquet.MAGIC, parquet.MAGIC_ENCRYPTED):
+        return "parquet"
     return None
 
 
 def scan_file(path: str, fmt: str) -> ScanResult:
     try:
+        if fmt == "parquet":
+            return _scan_parquet(path)
         if fmt == "puffin":
             with puffin.open(path) as r:
                 r.check()
@@ -59,6 +63,19 @@ def scan_file(path: str, fmt: str) -> ScanResult:
         raise AssertionError(fmt)
     except LakestructError as e:
         return ScanResult(path, fmt, False, str(e), getattr(e, "rule", None), getattr(e, "offset", None))
+
+
+def _scan_parquet(path: str) -> ScanResult:
+    """Footer, schema and every page header; encrypted files are reported, not failed."""
+    try:
+        with parquet.open(path) as pq:
+            n_pages = sum(1 for _ in pq.pages())
+            md = pq.metadata
+            note = f"; {len(pq.warnings)} warning(s): {pq.warnings[0].rule}" if pq.warnings else ""
+            summary = f"{md.num_rows} rows, {len(md.row_groups)} row group(s), {len(pq.columns())} column(s), {n_pages} pages{note}"
+            return ScanResult(path, "parquet", True, summary)
+    except parquet.EncryptedError as e:
+        return ScanResult(path, "parquet", True, f"encrypted footer/columns, not readable: {e.message}", e.rule, e.offset)
 
 
 def walk(paths: list[str]) -> Iterator[str]:
