@@ -28,7 +28,7 @@ import numpy.typing as npt
 from ..errors import UsageError
 from ._decode import ARRAY_MAX, BITMAP_BYTES, COOKIE_NO_RUNS, COOKIE_RUNS, KIND_ARRAY, KIND_BITMAP, KIND_RUN, NO_OFFSET_THRESHOLD
 
-__all__ = ["EMPTY32", "choose_kinds", "encode32", "encode64", "normalize_positions"]
+__all__ = ["EMPTY32", "MAX_FILLED_BITMAPS", "choose_kinds", "encode32", "encode64", "normalize_positions"]
 
 Array = npt.NDArray[Any]
 
@@ -155,11 +155,20 @@ def encode32(low: Array, *, sorted_unique: bool = False) -> bytes:
     return b"".join(parts)
 
 
-def encode64(positions: Any, *, fill_gaps: bool = True, sorted_unique: bool = False) -> bytes:
+#: Most bitmaps ``fill_gaps`` writes (12 bytes each) before refusing: Java could not hold more either.
+MAX_FILLED_BITMAPS = 1 << 24
+
+
+def encode64(
+    positions: Any, *, fill_gaps: bool = True, sorted_unique: bool = False, max_filled_bitmaps: int = MAX_FILLED_BITMAPS
+) -> bytes:
     """The 64-bit portable serialization (u64 count, then u32 key + 32-bit bitmap per key).
 
-    ``fill_gaps`` writes every key from 0 to the largest, as Iceberg Java does;
-    without it only non-empty keys are written, as CRoaring does.
+    ``fill_gaps`` writes every key from 0 to the largest, as Iceberg Java does
+    (it keeps one 32-bit bitmap per key in an array); without it only
+    non-empty keys are written, as CRoaring does. A huge largest key with
+    ``fill_gaps`` raises :class:`UsageError` instead of writing gigabytes of
+    empty bitmaps (``max_filled_bitmaps``).
     """
     pos = positions if sorted_unique else normalize_positions(positions)
     pos = pos.astype(np.uint64, copy=False)
@@ -175,6 +184,11 @@ def encode64(positions: Any, *, fill_gaps: bool = True, sorted_unique: bool = Fa
     parts: list[bytes] = []
     if fill_gaps:
         count = int(present[-1]) + 1
+        if count > max_filled_bitmaps:
+            raise UsageError(
+                f"the largest position needs key {count - 1}: writing every key from 0 (as Iceberg Java does) would take "
+                f"{count} bitmaps, over the limit of {max_filled_bitmaps}; pass fill_gaps=False for the compact form"
+            )
         nxt = 0
         for k, s, e in zip(present.tolist(), kstart.tolist(), kend.tolist(), strict=True):
             parts.extend(i.to_bytes(4, "little") + EMPTY32 for i in range(nxt, k))
