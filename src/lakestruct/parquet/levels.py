@@ -111,14 +111,24 @@ def unpack_bits(data: bytes | memoryview | npt.NDArray[np.uint8], bw: int, count
     if bw in (16, 32, 64) and len(raw) >= count * bw // 8:
         dt = {16: "<u2", 32: "<u4", 64: "<u8"}[bw]
         return np.frombuffer(raw.tobytes()[: count * bw // 8], dtype=dt).astype(np.uint64)
-    bits = np.unpackbits(raw, bitorder="little")[: count * bw].reshape(count, bw)
-    if bw <= 8:
-        w8 = (np.uint8(1) << np.arange(bw, dtype=np.uint8)).astype(np.uint8)
-        small: npt.NDArray[np.uint64] = (bits * w8).sum(axis=1, dtype=np.uint64)
-        return small
-    weights = np.uint64(1) << np.arange(bw, dtype=np.uint64)
-    wide: npt.NDArray[np.uint64] = (bits.astype(np.uint64) * weights).sum(axis=1, dtype=np.uint64)
-    return wide
+    if bw <= 57:
+        # Gather a 4- or 8-byte little-endian window at each value's first byte, shift, mask.
+        width = 4 if bw <= 25 else 8
+        padded = np.zeros(nbytes + width, dtype=np.uint8)
+        padded[: len(raw)] = raw
+        windows = np.ndarray((nbytes + 1,), dtype=f"<u{width}", buffer=padded, strides=(1,))
+        bitpos = np.arange(count, dtype=np.uint64) * np.uint64(bw)
+        first = (bitpos >> np.uint64(3)).astype(np.intp)
+        shift = (bitpos & np.uint64(7)).astype(f"u{width}")
+        mask = np.array((1 << bw) - 1, dtype=f"u{width}")
+        gathered: npt.NDArray[np.uint64] = ((windows[first] >> shift) & mask).astype(np.uint64)
+        return gathered
+    # 58..63 bits: widen every value to 64 bits and let packbits assemble the bytes.
+    bits = np.unpackbits(raw, bitorder="little")[: count * bw].reshape(-1, bw)
+    wide = np.zeros((count, 64), dtype=np.uint8)
+    wide[: len(bits), :bw] = bits
+    packed: npt.NDArray[np.uint64] = np.packbits(wide, axis=1, bitorder="little").view("<u8").reshape(count).astype(np.uint64)
+    return packed
 
 
 def decode_hybrid(
