@@ -275,3 +275,30 @@ def test_bad_data_data_rules(corpus: Path, rel: str) -> None:
         assert ei.value.rule == rule
     assert ei.value.path.endswith(path)
     assert ei.value.offset is not None
+
+
+@pytest.mark.corpus
+def test_encrypted_files(corpus: Path) -> None:
+    """Encrypted footers refuse to open; with a plaintext footer, plaintext columns decode and encrypted ones are named."""
+    from lakestruct.parquet.read import EncryptedError
+
+    base = corpus / "parquet-testing/data"
+    for f in sorted(base.glob("**/*.parquet.encrypted")):
+        try:
+            pf = lp.open(f)
+        except EncryptedError as e:
+            assert e.rule == "parquet.encrypted"
+            continue
+        with pf:
+            plain = 0
+            for c in pf.columns():
+                cc = pf.column_chunk(0, c.index)
+                if cc.crypto_metadata is None:
+                    chunks = read_column(pf, c.index)
+                    rows = sum(int((ch.repetition_levels == 0).sum()) for ch in chunks)
+                    assert rows == pf.metadata.num_rows, c.name
+                    plain += 1
+                else:
+                    with pytest.raises(EncryptedError):
+                        read_column(pf, c.index)
+            assert plain > 0 or "aes256" in str(f)
