@@ -78,3 +78,27 @@ def test_through_main(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert rc == 0 and "R 0,2,2,1,2,0,0" in out
     rc, _out, err = _main(["values", str(corpus / "parquet-testing/bad_data/ARROW-GH-45185.parquet"), "--column", "0"], capsys)
     assert rc == 1 and "parquet.levels.first-repetition" in err
+
+
+@pytest.mark.corpus
+def test_values_rows_rebuild_the_seed_records(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The seed's input records (its JSON, written with parquet-go) come back from the levels."""
+    seed = [
+        {
+            "nest": {
+                "nest": "nest1",
+                "repeated": [
+                    {"nest": {"repeated": ["nestRep1", "nestRep2", "nestRep3"]}},
+                    {"nest": {"repeated": ["nestRep4", "nestRep5"]}},
+                ],
+            }
+        },
+        {"nest": {"nest": "nest2", "repeated": [{"nest": {"repeated": ["nestRep6"]}}]}},
+        {"nest": {"nest": None, "repeated": []}},
+    ]
+    f = str(corpus / "seed-files/nested.parquet")
+    doc = json.loads(_run(["values", f, "--column", "nest.repeated.nest.repeated", "--rows", "--json"], capsys))
+    assert doc["field"] == "nest" and doc["num_rows"] == 3
+    assert [{"nest": r} for r in doc["rows"]] == seed
+    out = _run(["values", f, "--column", "nest", "--rows", "--limit", "1"], capsys)
+    assert out.splitlines()[1] == json.dumps(seed[0]["nest"]) and "2 more" in out

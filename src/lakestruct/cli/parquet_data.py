@@ -4,10 +4,12 @@ Registered by ``cli/parquet.py`` into the ``parquet`` subcommand group::
 
     lakestruct parquet levels FILE --column PATH [--row-group N] [--json]
     lakestruct parquet values FILE --column PATH [--row-group N] [--limit N] [--json]
+    lakestruct parquet values FILE --column PATH --rows [--limit N] [--json]
 
 ``levels`` prints, per data page, where the page and its level sections sit in the
 file and the repetition (R) and definition (D) levels; ``values`` prints one line per
-level entry (R, D and the value, or null where the definition level is below the max).
+level entry (R, D and the value, or null where the definition level is below the max);
+``values --rows`` prints the rows of the column's top-level field, assembled from levels.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from ..errors import UsageError
 from ..parquet import read as pqread
 from ..parquet.assembly import leaf_converter, schema_tree
 from ..parquet.compression import CODECS
-from ..parquet.values import ChunkData, read_column
+from ..parquet.values import ChunkData, read_column, read_rows
 from ._table import render_table
 
 __all__ = ["levels_json", "register", "values_json"]
@@ -44,7 +46,12 @@ def register(psub: Any) -> None:
         description="Decode one leaf column: one line per level entry with its R and D levels and its value (null when undefined).",
     )
     _common(va)
-    va.add_argument("--limit", type=int, default=None, metavar="N", help="print at most N entries")
+    va.add_argument("--limit", type=int, default=None, metavar="N", help="print at most N entries (rows with --rows)")
+    va.add_argument(
+        "--rows",
+        action="store_true",
+        help="print the rows of the top-level field holding the column, assembled from all its leaves (Dremel), one JSON value per row",
+    )
     va.set_defaults(func=_values)
 
 
@@ -185,9 +192,40 @@ def values_json(pf: pqread.ParquetFile, desc: pqread.ColumnDescriptor, chunks: l
     return out
 
 
+def _rows(args: argparse.Namespace) -> int:
+    if args.row_group is not None:
+        raise UsageError("--rows assembles whole columns; it does not take --row-group")
+    with pqread.open(args.file) as pf:
+        top = args.column.split(".")[0]
+        if not any(c.path[0] == top for c in pf.columns()):
+            idx = _column_key(pf, args.column)
+            top = pf.column(idx).path[0]
+        rows = read_rows(pf, top)
+        shown = rows if args.limit is None else rows[: args.limit]
+        if args.json:
+            print(json.dumps({"field": top, "num_rows": len(rows), "rows": [_deep(r) for r in shown]}, indent=2, ensure_ascii=False))
+            return 0
+        print(f"{pf.name}: field {top}, {len(rows)} rows")
+        for r in shown:
+            print(json.dumps(_deep(r), ensure_ascii=False))
+        if len(shown) < len(rows):
+            print(f"... {len(rows) - len(shown)} more (use --limit)")
+    return 0
+
+
+def _deep(v: Any) -> Any:
+    if isinstance(v, dict):
+        return {k: _deep(x) for k, x in v.items()}
+    if isinstance(v, list | tuple):
+        return [_deep(x) for x in v]
+    return _jsonable(v)
+
+
 def _values(args: argparse.Namespace) -> int:
     if args.limit is not None and args.limit < 0:
         raise UsageError("--limit must be >= 0")
+    if args.rows:
+        return _rows(args)
     pf, desc, chunks = _chunks(args, values=True)
     with pf:
         if args.json:
