@@ -302,3 +302,50 @@ def test_encrypted_files(corpus: Path) -> None:
                     with pytest.raises(EncryptedError):
                         read_column(pf, c.index)
             assert plain > 0 or "aes256" in str(f)
+
+
+STAT_FILES = sorted(_expected()["files"]) if GEN is not None and GEN.is_dir() else []
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("fn", STAT_FILES)
+def test_level_histograms_and_null_counts_match_writer_statistics(corpus: Path, fn: str) -> None:
+    """The writers' SizeStatistics and ColumnIndex (histograms, null counts, unencoded byte-array bytes), as
+    parquet-java reads them in expected.json, agree with the decoded levels and values of every chunk and page."""
+    from lakestruct.parquet.values import level_histograms
+
+    exp = _expected()["files"][fn]
+    checked = 0
+    with lp.open(corpus / "generated-seed1/parquet/files" / fn) as pf:
+        for rgi, rg in enumerate(exp["row_groups"]):
+            for ci, col in enumerate(rg["columns"]):
+                desc = pf.column(ci)
+                assert desc.name == col["path_in_schema"]
+                chunk = read_column(pf, ci, row_group=rgi)[0]
+                mr, md = desc.max_repetition_level, desc.max_definition_level
+                ss = col.get("size_statistics")
+                if ss:
+                    rh, dh = level_histograms(chunk, mr, md)
+                    # parquet.thrift: a histogram may be omitted (stored empty) when its max level is 0, or 1 for definitions
+                    if ss.get("repetition_level_histogram"):
+                        assert rh == ss["repetition_level_histogram"], (desc.name, rgi)
+                    if ss.get("definition_level_histogram"):
+                        assert dh == ss["definition_level_histogram"], (desc.name, rgi)
+                    if ss.get("unencoded_byte_array_data_bytes") is not None:
+                        assert sum(len(v) for v in chunk.values.tolist()) == ss["unencoded_byte_array_data_bytes"]
+                    checked += 1
+                cix = col.get("column_index")
+                if cix:
+                    pages = chunk.data_pages
+                    # parquet-cpp counts only leaf nulls (not empty or null lists): compared for non-repeated columns
+                    if cix.get("null_counts") is not None and (mr == 0 or fn.startswith(("pj_", "spark_"))):
+                        assert [int((p.definition_levels < md).sum()) if p.definition_levels is not None else 0 for p in pages] == cix[
+                            "null_counts"
+                        ], (desc.name, rgi)
+                    for key, attr in (("repetition_level_histogram", 0), ("definition_level_histogram", 1)):
+                        if cix.get(key):
+                            flat = [x for p in pages for x in level_histograms(p, mr, md)[attr]]
+                            assert flat == cix[key], (desc.name, rgi, key)
+                    checked += 1
+    # every file but these two carries size statistics or a column index
+    assert checked > 0 or fn in ("pa_flat_mixed_codecs.parquet", "pa_worked_example.parquet")

@@ -38,6 +38,7 @@ __all__ = [
     "chunk_spec",
     "concat_levels",
     "decode_chunk",
+    "level_histograms",
     "page_spec",
     "read_chunk",
     "read_column",
@@ -224,6 +225,21 @@ class ChunkData:
                 self._cache["values"] = np.concatenate([p.astype(object) for p in parts])
         v: Values = self._cache["values"]
         return v
+
+
+def level_histograms(chunk: ChunkData | PageData, max_repetition_level: int, max_definition_level: int) -> tuple[list[int], list[int]]:
+    """How many entries have each repetition level 0..max and each definition level 0..max
+    (``SizeStatistics`` / ``ColumnIndex`` level histograms; empty for a max level of 0, as writers store them)."""
+
+    def hist(levels: Levels | None, mx: int, n: int) -> list[int]:
+        if mx == 0:
+            return []
+        if levels is None:
+            return [0] * mx + [n]
+        return [int(x) for x in np.bincount(levels.astype(np.intp), minlength=mx + 1)[: mx + 1]]
+
+    n = chunk.num_values
+    return hist(chunk.repetition_levels, max_repetition_level, n), hist(chunk.definition_levels, max_definition_level, n)
 
 
 def values_with_nulls(chunk: ChunkData) -> list[Any]:
