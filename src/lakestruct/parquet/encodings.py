@@ -104,34 +104,36 @@ def decode_plain(
                 pos=start,
                 cls=TruncatedError,
             )
-        out = np.empty(count, dtype=object)
-        pos = start
+        # The loop leans on struct.error for a length prefix past the end (one try, no
+        # per-value bound checks); an over-long last value is caught by the final position.
         unpack = struct.Struct("<I").unpack_from
         raw = bytes(mv[start:end])
-        base = start
         lim = end - start
-        p = 0
-        for i in range(count):
-            if p + 4 > lim:
-                where.fail(
-                    f"BYTE_ARRAY value {i} length prefix runs past the values section",
-                    rule="parquet.values.truncated",
-                    pos=base + p,
-                    cls=TruncatedError,
-                )
-            (n,) = unpack(raw, p)
-            p += 4
-            if n > lim - p:
-                where.fail(
-                    f"BYTE_ARRAY value {i} declares {n} bytes but only {lim - p} remain",
-                    rule="parquet.values.truncated",
-                    pos=base + p - 4,
-                    cls=TruncatedError,
-                )
-            out[i] = raw[p : p + n]
-            p += n
-        pos = base + p
-        return out, pos
+        vals: list[bytes] = [b""] * count
+        p = n = i = 0
+        try:
+            for i in range(count):
+                n = unpack(raw, p)[0]
+                p += 4
+                vals[i] = raw[p : p + n]
+                p += n
+        except struct.error:
+            where.fail(
+                f"BYTE_ARRAY value {i} length prefix runs past the values section",
+                rule="parquet.values.truncated",
+                pos=start + p,
+                cls=TruncatedError,
+            )
+        if p > lim:
+            where.fail(
+                f"BYTE_ARRAY value {i} declares {n} bytes but only {lim - (p - n)} remain",
+                rule="parquet.values.truncated",
+                pos=start + p - n - 4,
+                cls=TruncatedError,
+            )
+        out = np.empty(count, dtype=object)
+        out[:] = vals
+        return out, start + p
     where.fail(f"unknown physical type {ptype}", rule="parquet.values.type", pos=start)
 
 
@@ -345,16 +347,30 @@ def _split_concat(
 def decode_delta_byte_array(buf: bytes | memoryview, start: int, end: int, count: int, where: Where) -> tuple[Values, int]:
     """DELTA_BYTE_ARRAY: DELTA_BINARY_PACKED prefix lengths, then DELTA_LENGTH_BYTE_ARRAY suffixes."""
     prefixes, pos = decode_delta_binary_packed(buf, start, end, where, bits=32, count=count)
-    suffixes, pos = decode_delta_length_byte_array(buf, pos, end, count, where)
-    out = np.empty(count, dtype=object)
+    prefixes = prefixes[:count]
+    slens, pos = decode_delta_binary_packed(buf, pos, end, where, bits=32, count=count)
+    slens = slens[:count]
+    suffixes, pos = _split_concat(buf, pos, end, slens, where, "DELTA_BYTE_ARRAY suffixes")
+    # value i has length prefix[i] + suffix_len[i] and may reuse at most its predecessor's length
+    lengths = prefixes + slens
+    before = np.concatenate([np.zeros(1, dtype=np.int64), lengths[:-1]]) if count else lengths
+    bad = np.nonzero((prefixes < 0) | (prefixes > before))[0]
+    if len(bad):
+        i = int(bad[0])
+        where.fail(
+            f"DELTA_BYTE_ARRAY value {i} reuses {int(prefixes[i])} bytes of a {int(before[i])}-byte predecessor",
+            rule="parquet.delta.prefix",
+            pos=start,
+        )
+    vals: list[bytes] = suffixes.tolist()
     prev = b""
-    for i, (p, s) in enumerate(zip(prefixes[:count].tolist(), suffixes, strict=False)):
-        if p < 0 or p > len(prev):
-            where.fail(
-                f"DELTA_BYTE_ARRAY value {i} reuses {p} bytes of a {len(prev)}-byte predecessor", rule="parquet.delta.prefix", pos=start
-            )
-        prev = prev[:p] + s
-        out[i] = prev
+    for i, p in enumerate(prefixes.tolist()):
+        if p:
+            prev = vals[i] = prev[:p] + vals[i]
+        else:
+            prev = vals[i]
+    out = np.empty(count, dtype=object)
+    out[:] = vals
     return out, pos
 
 
