@@ -251,7 +251,7 @@ def test_bad_data_named_error(corpus: Path, rel: str) -> None:
             read_rows(pf, top.name)
     e = ei.value
     assert e.rule.startswith("parquet."), e.rule
-    assert e.path
+    assert e.path and e.offset is not None
     assert str(e).startswith(str(path)) or e.source is not None
 
 

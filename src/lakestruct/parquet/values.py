@@ -314,7 +314,8 @@ def decode_chunk(
     base = spec.where_path
     ptype = spec.physical_type
     if ptype not in PHYSICAL_TYPES:
-        raise FormatError(f"unknown physical type {ptype}", rule="parquet.values.type", path=f"{base}.meta_data.type", offset=None)
+        at = spec.pages[0].offset if spec.pages else None
+        raise FormatError(f"unknown physical type {ptype}", rule="parquet.values.type", path=f"{base}.meta_data.type", offset=at)
     dictionary: Values | None = None
     out: list[PageData] = []
     first_data = True
@@ -344,7 +345,7 @@ def decode_chunk(
             f"the data pages hold {total_values} values but ColumnMetaData.num_values is {spec.num_values}",
             rule="parquet.chunk.num-values",
             path=f"{base}.meta_data.num_values",
-            offset=None,
+            offset=spec.pages[0].offset if spec.pages else None,
         )
     if spec.num_rows is not None and rows != spec.num_rows and total_values:
         raise FormatError(
