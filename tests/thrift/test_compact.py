@@ -17,13 +17,9 @@ from lakestruct.thrift.compact import RawList, RawMap
 
 
 def _decoders() -> dict[str, Any]:
-    d: dict[str, Any] = {"fast": compact.decode_struct, "kaitai": thrift_kaitai.decode_struct}
-    try:
-        from lakestruct.thrift import _compact_c  # type: ignore[attr-defined]
-
-        d["compiled"] = _compact_c.decode_struct
-    except ImportError:
-        pass
+    d: dict[str, Any] = {"pure": compact.decode_struct_py, "kaitai": thrift_kaitai.decode_struct}
+    if compact._compiled is not None:  # the compiled twin (falls back to the pure path when undecided)
+        d["compiled"] = compact.decode_struct
     return d
 
 

@@ -15,6 +15,7 @@ Rules (``FormatError.rule``): ``parquet.min-size``, ``parquet.header-magic``,
 
 from __future__ import annotations
 
+import itertools
 import struct
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -24,7 +25,7 @@ from ..errors import FormatError, MagicError, TruncatedError
 from ..source import ByteSource, SourceLike, open_source
 from ..thrift import compact
 from ..thrift import kaitai as thrift_kaitai
-from ..thrift.typed import from_raw
+from ..thrift.typed import decode_model, from_raw
 from .model import (
     ColumnChunk,
     ColumnIndex,
@@ -40,6 +41,7 @@ from .model import (
     Type,
     enum_name,
 )
+from .pages import scan_pages
 
 if TYPE_CHECKING:
     from .bloom import SplitBlockBloomFilter
@@ -212,12 +214,16 @@ def decode_page_header(
     buf: bytes, pos: int = 0, end: int | None = None, *, base: int = 0, path: str = "page_header", engine: str = "fast"
 ) -> tuple[PageHeader, int]:
     """Decode a PageHeader at ``pos``: (model, position after it). ``base`` = absolute offset of buf[0]."""
+    if engine == "fast":
+        return decode_model(PageHeader, buf, pos, end, base=base, path=path)
     raw, after = _engine(engine)(buf, pos, end, base=base, path=path)
     return from_raw(PageHeader, raw, path=path, offset=base + pos), after
 
 
 def parse_footer(footer: bytes, *, offset: int = 0, engine: str = "fast") -> tuple[FileMetaData, int]:
     """Decode a FileMetaData: (model, bytes used by the Thrift struct)."""
+    if engine == "fast":
+        return decode_model(FileMetaData, footer, 0, base=offset, path="footer")
     raw, used = _engine(engine)(footer, 0, base=offset, path="footer")
     return from_raw(FileMetaData, raw, path="footer", offset=offset), used
 
@@ -441,13 +447,17 @@ class ParquetFile:
 
     def pages(self, row_group: int | None = None, column: int | str | None = None) -> Iterator[Page]:
         """Every page of the selected column chunks, in file order per chunk."""
-        for rg, col in self._select(row_group, column):
-            yield from self.chunk_pages(rg, col)
+        return itertools.chain.from_iterable(batch for rg, col in self._select(row_group, column) for batch in self._batches(rg, col))
 
     def chunk_pages(self, row_group: int, column: int) -> Iterator[Page]:
         """The pages of one column chunk. A chunk whose stated ``total_compressed_size`` is
         short of its last page (``nation.dict-malformed.parquet``) is walked to that page's
         end while it stays in the page region; the discrepancy is recorded in ``warnings``."""
+        return itertools.chain.from_iterable(self._batches(row_group, column))
+
+    def _batches(self, row_group: int, column: int) -> Iterator[list[Page]]:
+        # pages come in lists (runs of plain pages from the bulk scanner, single pages from
+        # the careful path), so iterating them costs no Python frame per page
         start, end = self.chunk_range(row_group, column)
         src = self.source
         name = self.name
@@ -457,7 +467,15 @@ class ParquetFile:
         pos = start
         index = 0
         path0 = f"row_groups[{row_group}].columns[{column}].pages"
+        fast = self.engine == "fast"
         while pos < end:
+            if fast:  # plain pages in bulk; the careful path below takes any page needing care
+                batch, pos = scan_pages(buf, buf_off, pos, end, row_group, column, index, Page)
+                if batch:
+                    yield batch
+                    index += len(batch)
+                if pos >= end:
+                    break
             path = f"{path0}[{index}].header"
             while True:
                 try:
@@ -499,7 +517,7 @@ class ParquetFile:
                         source=name,
                     )
                 )
-            yield Page(row_group, column, index, pos, hsize, header)
+            yield [Page(row_group, column, index, pos, hsize, header)]
             index += 1
             pos = page_end
             if pos > buf_off + len(buf) and pos < end:

@@ -44,6 +44,7 @@ __all__ = [
     "RawMap",
     "RawStruct",
     "decode_struct",
+    "decode_struct_py",
     "skip_struct",
     "read_varint",
     "zigzag_decode",
@@ -287,7 +288,7 @@ class _Decoder:
                 out[fid] = (t, v)
 
 
-def decode_struct(
+def decode_struct_py(
     buf: bytes | bytearray | memoryview, pos: int = 0, end: int | None = None, *, base: int = 0, path: str = "struct"
 ) -> tuple[RawStruct, int]:
     """Decode one struct starting at ``pos``: (fields, position after its stop byte).
@@ -297,6 +298,22 @@ def decode_struct(
     if end is None:
         end = len(buf)
     return _Decoder(bytes(buf) if not isinstance(buf, bytes) else buf, end, base).struct(pos, 0, path)
+
+
+def decode_struct(
+    buf: bytes | bytearray | memoryview, pos: int = 0, end: int | None = None, *, base: int = 0, path: str = "struct"
+) -> tuple[RawStruct, int]:
+    """Decode one struct starting at ``pos``: (fields, position after its stop byte).
+
+    ``base`` is the absolute offset of ``buf[0]`` (for error offsets). Runs the compiled
+    twin when it is built; whatever it leaves undecided (every malformed input) is redone by
+    :func:`decode_struct_py`, which names the error.
+    """
+    if _compiled is not None:
+        got = _compiled.decode_struct(buf if isinstance(buf, bytes) else bytes(buf), pos, end)
+        if got is not None:
+            return got  # type: ignore[no-any-return]
+    return decode_struct_py(buf, pos, end, base=base, path=path)
 
 
 def skip_struct(buf: bytes, pos: int = 0, end: int | None = None, *, base: int = 0, path: str = "struct") -> int:
@@ -387,3 +404,14 @@ def encode_struct(fields: RawStruct) -> bytes:
     e = Encoder()
     e.struct(fields)
     return e.getvalue()
+
+
+def _load_compiled() -> Any:
+    try:
+        from . import _compact_c  # type: ignore[attr-defined]
+    except ImportError:  # pragma: no cover - built without Cython
+        return None
+    return _compact_c
+
+
+_compiled = _load_compiled()

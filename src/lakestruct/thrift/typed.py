@@ -17,13 +17,31 @@ skipped as Thrift readers do (kept in ``unknown``); i16/i32/i64 are interchangea
 
 from __future__ import annotations
 
+import dataclasses
 from enum import IntEnum
 from typing import Any, TypeVar
 
 from ..errors import FormatError
-from .compact import BINARY, BOOL_FALSE, BOOL_TRUE, DOUBLE, I8, I16, I32, I64, LIST, SET, STRUCT, TYPE_NAMES, RawList, RawStruct
+from .compact import (
+    BINARY,
+    BOOL_FALSE,
+    BOOL_TRUE,
+    DOUBLE,
+    I8,
+    I16,
+    I32,
+    I64,
+    LIST,
+    SET,
+    STRUCT,
+    TYPE_NAMES,
+    RawList,
+    RawStruct,
+    _compiled,
+    decode_struct_py,
+)
 
-__all__ = ["from_raw", "to_raw", "wire_type", "clear_cache"]
+__all__ = ["COMPILED", "clear_cache", "compiled_plan", "decode_model", "decode_model_py", "from_raw", "make", "to_raw", "wire_type"]
 
 M = TypeVar("M")
 
@@ -134,6 +152,32 @@ def _convert(kind: Any, t: int, v: Any, path: str, offset: int | None) -> Any:
     return tuple(_convert(ek, rl.elem_type, item, f"{path}[{i}]", offset) for i, item in enumerate(rl.items))
 
 
+def _defaults(cls: type) -> dict[str, Any]:
+    d = _DEFAULTS.get(cls)
+    if d is None:
+        d = {}
+        for f in dataclasses.fields(cls):
+            if f.default is not dataclasses.MISSING:
+                d[f.name] = f.default
+            elif f.default_factory is not dataclasses.MISSING:
+                d[f.name] = f.default_factory()
+        _DEFAULTS[cls] = d
+    return d
+
+
+_DEFAULTS: dict[type, dict[str, Any]] = {}
+
+
+def make(cls: type[M], values: dict[str, Any]) -> M:
+    """An instance of a frozen model from attribute values (absent ones get their defaults),
+    without running ``__init__`` (the models have no ``__post_init__``)."""
+    obj = cls.__new__(cls)
+    d = obj.__dict__
+    d.update(_defaults(cls))
+    d.update(values)
+    return obj
+
+
 def from_raw(cls: type[M], raw: RawStruct, *, path: str = "", offset: int | None = None) -> M:
     """Build ``cls`` from decoded fields. ``offset`` (of the struct) is reported in errors."""
     fields, required = _plan(cls)
@@ -161,6 +205,13 @@ def from_raw(cls: type[M], raw: RawStruct, *, path: str = "", offset: int | None
                         offset=offset,
                     )
             kwargs[name] = v
+        elif kind == "string":
+            try:
+                kwargs[name] = v.decode("utf-8")
+            except UnicodeDecodeError:
+                kwargs[name] = _convert(kind, t, v, f"{path}.{name}" if path else name, offset)  # raises
+        elif kind[0] == "enum":
+            kwargs[name] = _enum(kind[1], v)
         else:
             kwargs[name] = _convert(kind, t, v, f"{path}.{name}" if path else name, offset)
     for fid, name in required:
@@ -173,7 +224,73 @@ def from_raw(cls: type[M], raw: RawStruct, *, path: str = "", offset: int | None
             )
     if unknown:
         kwargs["unknown"] = tuple(unknown)
-    return cls(**kwargs)
+    return make(cls, kwargs)
+
+
+# -- compiled plans (the tables the compiled twin decodes with) ---------------------------------
+K_BOOL, K_I8, K_I16, K_I32, K_I64, K_DOUBLE, K_BINARY, K_STRING, K_ENUM, K_STRUCT, K_LIST = range(11)
+_KCODE = {"bool": K_BOOL, "i8": K_I8, "i16": K_I16, "i32": K_I32, "i64": K_I64, "double": K_DOUBLE, "binary": K_BINARY, "string": K_STRING}
+_CPLANS: dict[type, list[Any]] = {}
+
+
+def _ckind(kind: Any) -> tuple[int, int, Any]:
+    """(kind code, accepted wire-type bitmask, sub) of a field kind."""
+    mask = 0
+    for t in _accepted(kind):
+        mask |= 1 << t
+    if isinstance(kind, str):
+        return (_KCODE[kind], mask, None)
+    tag = kind[0]
+    if tag == "enum":
+        members = tuple(sorted(kind[1], key=int))
+        assert [int(m) for m in members] == list(range(len(members))), kind[1]
+        return (K_ENUM, mask, members)
+    if tag == "struct":
+        return (K_STRUCT, mask, compiled_plan(kind[1]))
+    return (K_LIST, mask, _ckind(kind[1]))
+
+
+def compiled_plan(cls: type) -> list[Any]:
+    """``[cls, {field id: (name, kind code, wire mask, sub)}, required (fid, name) pairs, defaults]``."""
+    p = _CPLANS.get(cls)
+    if p is None:
+        p = [cls, {}, (), _defaults(cls)]
+        _CPLANS[cls] = p  # before recursing (no cycles in practice, but safe)
+        fields: dict[int, tuple[str, int, int, Any]] = {}
+        for fid, name, kind, _req in cls._THRIFT:  # type: ignore[attr-defined]
+            code, mask, sub = _ckind(kind)
+            fields[fid] = (name, code, mask, sub)
+        p[1] = fields
+        p[2] = _plan(cls)[1]
+    return p
+
+
+#: True when the compiled twin (``_compact_c``, Cython) is in use
+COMPILED = _compiled is not None
+
+
+def decode_model_py(
+    cls: type[M], buf: bytes, pos: int = 0, end: int | None = None, *, base: int = 0, path: str = "struct"
+) -> tuple[M, int]:
+    """The pure-Python twin: :func:`from_raw` of :func:`~lakestruct.thrift.compact.decode_struct`."""
+    raw, after = decode_struct_py(buf, pos, end, base=base, path=path)
+    return from_raw(cls, raw, path=path, offset=base + pos), after
+
+
+def decode_model(cls: type[M], buf: bytes, pos: int = 0, end: int | None = None, *, base: int = 0, path: str = "struct") -> tuple[M, int]:
+    """Decode a struct straight into ``cls``: (model, position after it).
+
+    Uses the compiled twin when it is built; anything it does not handle on its own
+    (every error, duplicate field ids) is redone by the pure-Python path, so results and
+    errors are identical either way.
+    """
+    if _compiled is not None:
+        if not isinstance(buf, bytes):
+            buf = bytes(buf)
+        got = _compiled.decode_model(buf, pos, len(buf) if end is None else end, compiled_plan(cls))
+        if got is not None:
+            return got  # type: ignore[no-any-return]
+    return decode_model_py(cls, buf, pos, end, base=base, path=path)
 
 
 def _to_raw_value(kind: Any, v: Any) -> Any:
