@@ -55,6 +55,7 @@ cdef class _Walker:
     cdef int64_t* st
     cdef int64_t* sz
     cdef uint8_t* kd
+    cdef Py_ssize_t bidx
 
     def __cinit__(self):
         self.st = <int64_t*>malloc(65536 * sizeof(int64_t))
@@ -71,10 +72,15 @@ cdef class _Walker:
     cdef object err(self, cls, str msg, str rule, str sub, Py_ssize_t pos):
         return cls(msg, rule=rule, path=(f"{self.path}.{sub}" if self.path else sub), offset=self.base + pos)
 
+    cdef str hd(self):
+        """Path head of the current 32-bit bitmap (built only for an error message)."""
+        return f"bitmaps[{self.bidx}]." if self.bidx >= 0 else ""
+
     cdef int need(self, Py_ssize_t pos, Py_ssize_t count, str rule, str sub) except -1:
+        """Bounds check; ``sub`` is relative to the current bitmap (its head is prefixed on error)."""
         if pos + count > self.n:
             raise self.err(TruncatedError, f"needs {count} bytes at {self.base + pos} but the input ends at {self.base + self.n}",
-                           rule, sub, pos)
+                           rule, self.hd() + sub, pos)
         return 0
 
     cdef Py_ssize_t bitmap32(self, Py_ssize_t p, uint64_t key, Py_ssize_t bidx) except -1:
@@ -90,39 +96,39 @@ cdef class _Walker:
         cdef uint64_t hi, word
         cdef uint64_t* out = self.out
         cdef Py_ssize_t k
-        head = f"bitmaps[{bidx}]." if bidx >= 0 else ""
-        self.need(p, 4, "roaring32.truncated", head + "cookie")
+        self.bidx = bidx
+        self.need(p, 4, "roaring32.truncated", "cookie")
         cookie = rd32(b, p)
         if cookie == 12346:
-            self.need(p + 4, 4, "roaring32.truncated", head + "num_containers")
+            self.need(p + 4, 4, "roaring32.truncated", "num_containers")
             size = rd32(b, p + 4)
             if size > 65536:
                 raise self.err(FormatError, f"{size} containers declared; at most 65536 exist", "roaring32.container-count",
-                               head + "num_containers", p + 4)
+                               self.hd() + "num_containers", p + 4)
             hdr = p + 8
             has_runs = False
             has_offsets = True
         elif (cookie & 0xFFFF) == 12347:
             size = (cookie >> 16) + 1
             nb = (size + 7) // 8
-            self.need(p + 4, nb, "roaring32.truncated", head + "run_flags")
+            self.need(p + 4, nb, "roaring32.truncated", "run_flags")
             flags_pos = p + 4
             hdr = p + 4 + nb
             has_runs = True
             has_offsets = size >= 4
         else:
             raise self.err(MagicError, f"cookie 0x{cookie:08x} is neither 12346 (no runs) nor 12347 (runs) in its low 16 bits",
-                           "roaring32.cookie", head + "cookie", p)
+                           "roaring32.cookie", self.hd() + "cookie", p)
         if size == 0:
             return hdr
-        self.need(hdr, 4 * size, "roaring32.truncated", head + "descriptors")
+        self.need(hdr, 4 * size, "roaring32.truncated", "descriptors")
         for i in range(1, size):
             if rd16(b, hdr + 4 * i) <= rd16(b, hdr + 4 * (i - 1)):
                 raise self.err(FormatError, f"container key {rd16(b, hdr + 4 * i)} does not follow {rd16(b, hdr + 4 * (i - 1))} "
-                               "in strictly ascending order", "roaring32.key-order", f"{head}descriptors[{i}].key", hdr + 4 * i)
+                               "in strictly ascending order", "roaring32.key-order", f"{self.hd()}descriptors[{i}].key", hdr + 4 * i)
         ofs_hdr = hdr + 4 * size
         if has_offsets:
-            self.need(ofs_hdr, 4 * size, "roaring32.truncated", head + "offsets")
+            self.need(ofs_hdr, 4 * size, "roaring32.truncated", "offsets")
             body = ofs_hdr + 4 * size
         else:
             body = ofs_hdr
@@ -144,7 +150,7 @@ cdef class _Walker:
                 if <int64_t>o != pos - p:
                     raise self.err(FormatError, f"offset header says container {i} starts at byte {o} of the bitmap; "
                                    f"the containers before it end at byte {pos - p}", "roaring32.container-offset",
-                                   f"{head}offsets[{i}]", ofs_hdr + 4 * i)
+                                   f"{self.hd()}offsets[{i}]", ofs_hdr + 4 * i)
                 st[i] = pos
                 if kd[i] == 2:
                     sz[i] = 2 + 4 * <int64_t>(rd16(b, pos) if pos + 2 <= n else 0)
@@ -153,7 +159,7 @@ cdef class _Walker:
             for i in range(size):
                 st[i] = pos
                 if kd[i] == 2:
-                    self.need(pos, 2, "roaring32.truncated", f"{head}containers[{i}].num_runs")
+                    self.need(pos, 2, "roaring32.truncated", f"containers[{i}].num_runs")
                     sz[i] = 2 + 4 * <int64_t>rd16(b, pos)
                 pos += sz[i]
         if pos > n:
@@ -161,7 +167,7 @@ cdef class _Walker:
                 if st[i] + sz[i] > n:
                     raise self.err(TruncatedError, f"{KIND_NAMES[kd[i]]} container of {sz[i]} bytes at {self.base + st[i]} "
                                    f"runs past the end of the input ({self.base + n})", "roaring32.truncated",
-                                   f"{head}containers[{i}]", st[i])
+                                   f"{self.hd()}containers[{i}]", st[i])
         if not self.fill:
             if has_runs:
                 for i in range(size):
@@ -173,7 +179,7 @@ cdef class _Walker:
                         rl = rd16(b, st[i] + 4 + 4 * j)
                         if rs + rl > 0xFFFF:
                             raise self.err(FormatError, f"run starting at {rs} with length-1 {rl} ends past 65535",
-                                           "roaring32.run-overflow", f"{head}containers[{i}].runs[{j}].length_minus_one",
+                                           "roaring32.run-overflow", f"{self.hd()}containers[{i}].runs[{j}].length_minus_one",
                                            st[i] + 4 + 4 * j)
                 for i in range(size):
                     if kd[i] != 2:
@@ -184,7 +190,7 @@ cdef class _Walker:
                         rs = rd16(b, st[i] + 2 + 4 * j)
                         if rs <= prev_end:
                             raise self.err(FormatError, f"run start {rs} overlaps or precedes the previous run (ending at {prev_end})",
-                                           "roaring32.run-order", f"{head}containers[{i}].runs[{j}].start", st[i] + 2 + 4 * j)
+                                           "roaring32.run-order", f"{self.hd()}containers[{i}].runs[{j}].start", st[i] + 2 + 4 * j)
                 for i in range(size):
                     if kd[i] != 2:
                         continue
@@ -194,7 +200,7 @@ cdef class _Walker:
                         rs = rd16(b, st[i] + 2 + 4 * j)
                         if rs == prev_end + 1:
                             raise self.err(FormatError, f"run start {rs} starts right after the previous run (ending at {prev_end}); "
-                                           "runs must be merged", "roaring32.run-adjacent", f"{head}containers[{i}].runs[{j}].start",
+                                           "runs must be merged", "roaring32.run-adjacent", f"{self.hd()}containers[{i}].runs[{j}].start",
                                            st[i] + 2 + 4 * j)
                 for i in range(size):
                     if kd[i] != 2:
@@ -206,7 +212,7 @@ cdef class _Walker:
                     card = rd16(b, hdr + 4 * i + 2) + 1
                     if sm != card:
                         raise self.err(FormatError, f"run container holds {sm} values but its descriptor says cardinality {card}",
-                                       "roaring32.run-cardinality", f"{head}descriptors[{i}].cardinality", hdr + 4 * i + 2)
+                                       "roaring32.run-cardinality", f"{self.hd()}descriptors[{i}].cardinality", hdr + 4 * i + 2)
             for i in range(size):
                 if kd[i] != 1:
                     continue
@@ -216,7 +222,7 @@ cdef class _Walker:
                 card = rd16(b, hdr + 4 * i + 2) + 1
                 if sm != card:
                     raise self.err(FormatError, f"bitmap container has {sm} bits set but its descriptor says cardinality {card}",
-                                   "roaring32.bitmap-cardinality", f"{head}descriptors[{i}].cardinality", hdr + 4 * i + 2)
+                                   "roaring32.bitmap-cardinality", f"{self.hd()}descriptors[{i}].cardinality", hdr + 4 * i + 2)
             total = 0
             for i in range(size):
                 total += rd16(b, hdr + 4 * i + 2) + 1
@@ -235,7 +241,7 @@ cdef class _Walker:
                     if j > 0 and v <= prev:
                         self.k = k
                         raise self.err(FormatError, f"array value {v} does not follow {prev} in strictly ascending order",
-                                       "roaring32.array-order", f"{head}containers[{i}].values[{j}]", s + 2 * j)
+                                       "roaring32.array-order", f"{self.hd()}containers[{i}].values[{j}]", s + 2 * j)
                     out[k] = hi | v
                     k += 1
                     prev = v
@@ -263,6 +269,7 @@ cdef class _Walker:
         cdef Py_ssize_t p
         cdef int64_t last = -1
         cdef uint32_t key
+        self.bidx = -1
         self.need(0, 8, "roaring64.truncated", "num_bitmaps")
         count = rd64(b, 0)
         if count > 0xFFFFFFFF:
@@ -273,7 +280,9 @@ cdef class _Walker:
                            "roaring64.bitmap-count", "num_bitmaps", 0)
         p = 8
         for bi in range(count):
-            self.need(p, 4, "roaring64.truncated", f"bitmaps[{bi}].key")
+            if p + 4 > self.n:
+                self.bidx = -1
+                self.need(p, 4, "roaring64.truncated", f"bitmaps[{bi}].key")
             key = rd32(b, p)
             if self.iceberg and not self.fill:
                 if key >= 0x80000000:
