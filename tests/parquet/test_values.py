@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pyarrow.parquet as papq
 import pytest
 
 import lakestruct.parquet as lp
@@ -349,3 +350,22 @@ def test_level_histograms_and_null_counts_match_writer_statistics(corpus: Path, 
                     checked += 1
     # every file but these two carries size statistics or a column index
     assert checked > 0 or fn in ("pa_flat_mixed_codecs.parquet", "pa_worked_example.parquet")
+
+
+@pytest.mark.corpus
+def test_column_levels_and_values_api(corpus: Path) -> None:
+    """The api-sketch calls: levels per page of the seed's nested column, and a flat column's values as pyarrow reads it."""
+    from lakestruct.parquet.values import column_levels, column_values
+
+    with lp.open(corpus / "seed-files/nested.parquet") as pf:
+        (chunk,) = column_levels(pf, "nest.repeated.nest.repeated")
+        (page,) = chunk.data_pages
+        assert page.definition_levels is not None and page.repetition_levels is not None and page.values is None
+        assert (page.definition_levels.tolist(), page.repetition_levels.tolist()) == ([4, 4, 4, 4, 4, 4, 1], [0, 2, 2, 1, 2, 0, 0])
+    path = corpus / "parquet-testing/data/alltypes_tiny_pages.parquet"
+    with lp.open(path) as pf:
+        assert column_values(pf, "string_col") == papq.read_table(path, columns=["string_col"]).column(0).to_pylist()
+        assert (
+            column_values(pf, "id", row_group=0)
+            == papq.read_table(path, columns=["id"]).column(0).to_pylist()[: pf.metadata.row_groups[0].num_rows]
+        )

@@ -36,6 +36,8 @@ __all__ = [
     "PageData",
     "PageSpec",
     "chunk_spec",
+    "column_levels",
+    "column_values",
     "concat_levels",
     "decode_chunk",
     "level_histograms",
@@ -634,3 +636,31 @@ def read_rows(pf: ParquetFile, field_name: str, *, python: bool = True, limit: i
         return assemble_column(top, leaves, leaf=conv if python else None)
     except FormatError as e:
         raise e.with_source(pf.name) from None
+
+
+def column_levels(pf: ParquetFile, column: int | str | tuple[str, ...], *, row_group: int | None = None) -> list[ChunkData]:
+    """Repetition and definition levels of a leaf column, per chunk and page (values not decoded).
+
+    Meant as ``ParquetFile.levels`` (api-sketch: ``pq.levels("nest.repeated.nest.repeated")``).
+    """
+    return read_column(pf, column, row_group=row_group, values=False)
+
+
+def column_values(pf: ParquetFile, column: int | str | tuple[str, ...], *, row_group: int | None = None, python: bool = True) -> list[Any]:
+    """A leaf column's values, one entry per level (None where undefined), over all row groups or one.
+
+    For a flat column this is the column as a list of rows; ``python=True`` converts the values
+    with :func:`~lakestruct.parquet.assembly.leaf_converter` (str, Decimal, ...). Meant as
+    ``ParquetFile.values`` (api-sketch: ``pq.values("col")``).
+    """
+    desc = pf.column(column)
+    out: list[Any] = []
+    for c in read_column(pf, desc.index, row_group=row_group):
+        out.extend(values_with_nulls(c))
+    if not python:
+        return out
+    node = schema_tree(pf.metadata.schema)
+    for name in desc.path:
+        node = next(ch for ch in node.children if ch.name == name)
+    conv = leaf_converter(node)
+    return [None if v is None else conv(v) for v in out]
