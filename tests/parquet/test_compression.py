@@ -7,6 +7,7 @@ import zlib
 
 import cramjam
 import lz4.block
+import lz4.frame
 import pytest
 import zstandard
 from hypothesis import given
@@ -64,6 +65,8 @@ def test_lz4_hadoop_framing_and_raw_fallback() -> None:
     assert decompress_page(5, _hadoop([a, b]), len(a) + len(b), W) == a + b
     raw = lz4.block.compress(a + b, store_size=False)
     assert decompress_page(5, raw, len(a) + len(b), W) == a + b
+    framed = lz4.frame.compress(a + b)  # some writers used the LZ4 frame format for codec 5
+    assert decompress_page(5, framed, len(a) + len(b), W) == a + b
 
 
 @pytest.mark.parametrize("codec", sorted(COMPRESS))

@@ -9,7 +9,7 @@ else :class:`~lakestruct.errors.LimitError` (rule ``parquet.codec.limit``).
 Codec ids (``CompressionCodec``): UNCOMPRESSED 0, SNAPPY 1, GZIP 2 (concatenated
 members are read in sequence), LZO 3 (unsupported), BROTLI 4, LZ4 5 (legacy: Hadoop
 framing — big-endian u32 decompressed size, u32 compressed size, LZ4 block, repeated —
-else a raw LZ4 block), ZSTD 6, LZ4_RAW 7.
+else an LZ4 frame, else a raw LZ4 block), ZSTD 6, LZ4_RAW 7.
 """
 
 from __future__ import annotations
@@ -108,11 +108,14 @@ def decompress_page(codec: int, data: bytes, uncompressed_size: int, where: Wher
             got = int(cramjam.zstd.decompress_into(data, out))
         elif codec == 7:
             got = int(cramjam.lz4.decompress_block_into(data, out))
-        else:  # codec 5: Hadoop framing first, then a raw LZ4 block
+        else:  # codec 5: Hadoop framing first, then an LZ4 frame (magic 04 22 4D 18), then a raw LZ4 block
             got = _hadoop_lz4(data, out)
             if got != uncompressed_size:
                 out = bytearray(uncompressed_size)
-                got = int(cramjam.lz4.decompress_block_into(data, out))
+                if data[:4] == b"\x04\x22\x4d\x18":
+                    got = int(cramjam.lz4.decompress_into(data, out))
+                else:
+                    got = int(cramjam.lz4.decompress_block_into(data, out))
     except DecompressionError:
         raise
     except Exception as e:  # cramjam.DecompressionError and friends
