@@ -141,3 +141,27 @@ def test_scan_pages_twins_agree_on_corrupted_chunks(corpus: Path, data: st.DataO
         buf[i] = data.draw(st.integers(0, 255))
     b = bytes(buf)
     assert _c.scan_pages(b, s, s, e, 1, 2, 3, Page, compiled_plan(m.PageHeader)) == scan_pages_py(b, s, s, e, 1, 2, 3, Page)
+
+
+def test_gc_untracking_is_limited_to_acyclic_models() -> None:
+    """The compiled twin untracks frozen models holding only atomic values / untracked models."""
+    import gc
+
+    plain = compact.encode_struct(
+        {
+            1: (compact.I32, 0),
+            2: (compact.I32, 1),
+            3: (compact.I32, 1),
+            5: (compact.STRUCT, {1: (compact.I32, 1), 2: (compact.I32, 0), 3: (compact.I32, 3), 4: (compact.I32, 3)}),
+        }
+    )
+    h, _ = _c.decode_model(plain, 0, len(plain), compiled_plan(m.PageHeader))
+    assert not gc.is_tracked(h) and not gc.is_tracked(h.data_page_header)
+    # an unknown field keeps generic (possibly container) values: stays tracked
+    odd = compact.encode_struct(
+        {1: (compact.I32, 0), 2: (compact.I32, 1), 3: (compact.I32, 1), 20: (compact.LIST, compact.RawList(compact.I32, [1]))}
+    )
+    h2, _ = _c.decode_model(odd, 0, len(odd), compiled_plan(m.PageHeader))
+    assert gc.is_tracked(h2) and h2.unknown[0][0] == 20
+    assert h == decode_model_py(m.PageHeader, plain)[0] and h2 == decode_model_py(m.PageHeader, odd)[0]
+    gc.collect()

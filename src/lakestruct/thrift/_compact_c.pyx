@@ -14,6 +14,8 @@ from cpython.bytes cimport PyBytes_FromStringAndSize
 from cpython.object cimport PyObject, PyObject_GenericSetDict, PyTypeObject
 cdef extern from "Python.h":
     dict _PyDict_NewPresized(Py_ssize_t minused)
+    void PyObject_GC_UnTrack(object o)
+    int PyObject_GC_IsTracked(object o)
 
 from libc.stdint cimport int64_t, uint8_t, uint64_t
 from libc.string cimport memcpy
@@ -258,6 +260,7 @@ cdef class _Reader:
         return self.gvalue(t, depth)
 
     cdef object tlist(self, _Elem e, int depth):
+        cdef object item
         cdef uint8_t h
         cdef int et
         cdef uint64_t n
@@ -278,7 +281,15 @@ cdef class _Reader:
             return ()
         if not (e.mask >> et) & 1:
             raise _Bail()  # from_raw: thrift.field-type
-        return tuple([self.tvalue(e.code, et, e.sub, depth) for i in range(<Py_ssize_t>n)])
+        cdef tuple out = tuple([self.tvalue(e.code, et, e.sub, depth) for i in range(<Py_ssize_t>n)])
+        if e.code == K_STRUCT:
+            for item in out:
+                if PyObject_GC_IsTracked(item):
+                    return out
+        elif e.code == K_LIST:
+            return out
+        PyObject_GC_UnTrack(out)  # holds only atomic values or untracked models: no cycle possible
+        return out
 
     cdef object tstruct(self, _Plan plan, int depth):
         cdef dict d = _PyDict_NewPresized(plan.nfields)  # absent fields read their dataclass defaults from the class
@@ -291,6 +302,8 @@ cdef class _Reader:
         cdef set seen_hi = None
         cdef int code
         cdef uint64_t u
+        cdef bint acyclic = True
+        cdef object value
         if depth > MAX_DEPTH:
             raise _Bail()
         while self.field_header(&fid, &t):
@@ -317,10 +330,14 @@ cdef class _Reader:
                     self.pos += 1
                     d[plan.names[fid]] = <int64_t>(u >> 1) ^ -(<int64_t>(u & 1))
                 else:
-                    d[plan.names[fid]] = self.tvalue(code, t, plan.subs[fid], depth)
+                    value = self.tvalue(code, t, plan.subs[fid], depth)
+                    if (code == K_STRUCT or code == K_LIST) and PyObject_GC_IsTracked(value):
+                        acyclic = False
+                    d[plan.names[fid]] = value
                 continue
             if unknown is None:
                 unknown = []
+                acyclic = False
             if t == 1:
                 unknown.append((fid, t, True))
             elif t == 2:
@@ -333,6 +350,12 @@ cdef class _Reader:
             d["unknown"] = tuple(unknown)
         obj = (<PyTypeObject*>plan.cls).tp_new(plan.cls, <PyObject*>_EMPTY, NULL)
         PyObject_GenericSetDict(obj, d, NULL)
+        if acyclic:
+            # A frozen model whose values are atomic (ints, bytes, str, bool, enum members) or
+            # untracked models cannot be part of a reference cycle: spare the cycle collector
+            # (the same rule msgspec applies to its structs).
+            PyObject_GC_UnTrack(d)
+            PyObject_GC_UnTrack(obj)
         self.last = d
         return obj
 
@@ -482,6 +505,9 @@ cdef tuple _scan(_Reader r, _Plan cp, Py_ssize_t buf_off, Py_ssize_t pos, Py_ssi
         pd["header_size"] = hsize
         pd["header"] = header
         PyObject_GenericSetDict(page, pd, NULL)
+        if not PyObject_GC_IsTracked(header):
+            PyObject_GC_UnTrack(pd)
+            PyObject_GC_UnTrack(page)
         out.append(page)
         index += 1
         pos = page_end
