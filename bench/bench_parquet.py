@@ -127,7 +127,8 @@ def run() -> list[Result]:
             "pyarrow pq.read_metadata",
             t_pa / t_meta,
             0.0,
-            f"ours {t_meta * 1e3:.0f} ms (first call {first * 1e3:.0f} ms; goal: well under 1 s), pyarrow {t_pa * 1e3:.0f} ms, footer {flen} bytes",
+            f"ours {t_meta * 1e3:.0f} ms (first call {first * 1e3:.0f} ms; goal: well under 1 s), "
+            f"pyarrow {t_pa * 1e3:.0f} ms, footer {flen} bytes",
         )
     )
     return results
