@@ -11,7 +11,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as papq
 import pytest
-from hypothesis import given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 import lakestruct.parquet as lp
@@ -72,7 +72,7 @@ OPTIONS = st.fixed_dictionaries(
         "data_page_size": st.sampled_from([64, 512, 1 << 20]),
         "write_batch_size": st.sampled_from([3, 1024]),
         "row_group_size": st.sampled_from([7, 1000]),
-        "encodings": st.booleans(),
+        "encodings": st.sampled_from([None, "delta", "split"]),
     }
 )
 
@@ -80,14 +80,22 @@ OPTIONS = st.fixed_dictionaries(
 def _write(rows: list[dict[str, Any]], o: dict[str, Any]) -> bytes:
     t = pa.Table.from_pylist(rows, schema=SCHEMA)
     kw: dict[str, Any] = {}
-    if o["encodings"] and not o["use_dictionary"]:
+    if o["encodings"] == "delta" and not o["use_dictionary"]:
         kw["column_encoding"] = {
             "i": "DELTA_BINARY_PACKED",
             "req": "DELTA_BINARY_PACKED",
             "s": "DELTA_BYTE_ARRAY",
             "f": "BYTE_STREAM_SPLIT",
-            "lls": "DELTA_LENGTH_BYTE_ARRAY",
-            "li": "DELTA_BINARY_PACKED",
+            "lls.list.element.list.element": "DELTA_LENGTH_BYTE_ARRAY",
+            "li.list.element": "DELTA_BINARY_PACKED",
+            "st.b.list.element.c": "DELTA_BYTE_ARRAY",
+        }
+    elif o["encodings"] == "split" and not o["use_dictionary"]:
+        kw["column_encoding"] = {
+            "i": "BYTE_STREAM_SPLIT",
+            "req": "BYTE_STREAM_SPLIT",
+            "li.list.element": "BYTE_STREAM_SPLIT",
+            "st.b.list.element.d": "BYTE_STREAM_SPLIT",
         }
     buf = io.BytesIO()
     papq.write_table(
@@ -108,13 +116,20 @@ def _write(rows: list[dict[str, Any]], o: dict[str, Any]) -> bytes:
 @given(st.lists(ROW, max_size=25), OPTIONS)
 def test_pyarrow_written_nested_rows(rows: list[dict[str, Any]], o: dict[str, Any]) -> None:
     data = _write(rows, o)
-    table = papq.read_table(io.BytesIO(data))
     with lp.open(data) as pf:
         root = schema_tree(pf.metadata.schema)
         for top in root.children:
-            col = table.column(top.name)
+            got = norm(read_rows(pf, top.name))
+            try:
+                col = papq.read_table(io.BytesIO(data), columns=[top.name]).column(0)
+            except pa.ArrowInvalid:
+                # pyarrow cannot read some of its own nested DELTA_BYTE_ARRAY pages back
+                # (e.g. an all-null struct); the input rows are the oracle then.
+                event(f"pyarrow cannot read back {top.name}")
+                assert got == norm(pa.Table.from_pylist(rows, schema=SCHEMA).column(top.name).to_pylist())
+                continue
             expected = norm(col.cast(physicalize(col.type)).to_pylist())
-            assert norm(read_rows(pf, top.name)) == expected, top.name
+            assert got == expected, top.name
             for key, (r, d, v) in shred(top, expected).items():
                 rep, dfn, vals = concat_levels(read_column(pf, key))
                 assert rep.tolist() == r and dfn.tolist() == d, key
