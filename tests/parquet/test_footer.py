@@ -156,6 +156,23 @@ def test_bad_data_named_error_or_walks(corpus: Path) -> None:
             assert e.rule.startswith(("parquet.", "thrift.")) and e.offset is not None, (path, e)
 
 
+def test_check_flags_structural_bad_data(corpus: Path) -> None:
+    """ParquetFile.check: every data/ file passes; the structurally bad reproducers are named."""
+    for path in sorted((_pt(corpus) / "data").rglob("*.parquet")):
+        assert ls.parquet.open(path).check() > 0 or path.name == "column_chunk_key_value_metadata.parquet", path
+    bad = _pt(corpus) / "bad_data"
+    expect = {
+        "ARROW-GH-41317.parquet": "parquet.chunk-num-values",  # columns of one row group disagree on their rows
+        "ARROW-RS-GH-6229-LEVELS.parquet": "parquet.chunk-num-values",
+        "ARROW-GH-41321.parquet": "thrift.field-id",
+        "ARROW-RS-GH-6229-DICTHEADER.parquet": "parquet.chunk-range",
+    }
+    for name, rule in expect.items():
+        with pytest.raises(FormatError) as e:
+            ls.parquet.open(bad / name).check()
+        assert e.value.rule == rule and e.value.offset is not None, name
+
+
 def test_unknown_enum_and_logical_type_are_tolerated(corpus: Path) -> None:
     pq = ls.parquet.open(_pt(corpus) / "bad_data" / "PARQUET-1481.parquet")
     assert pq.metadata.schema[1].type == -7

@@ -69,7 +69,7 @@ def _scan_parquet(path: str) -> ScanResult:
     """Footer, schema and every page header; encrypted files are reported, not failed."""
     try:
         with parquet.open(path) as pq:
-            n_pages = sum(1 for _ in pq.pages())
+            n_pages = pq.check()
             md = pq.metadata
             note = f"; {len(pq.warnings)} warning(s): {pq.warnings[0].rule}" if pq.warnings else ""
             summary = f"{md.num_rows} rows, {len(md.row_groups)} row group(s), {len(pq.columns())} column(s), {n_pages} pages{note}"

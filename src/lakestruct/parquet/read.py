@@ -10,7 +10,9 @@ Rules (``FormatError.rule``): ``parquet.min-size``, ``parquet.header-magic``,
 ``parquet.trailing-magic``, ``parquet.footer-length``, ``parquet.encrypted``
 (:class:`EncryptedError`), ``parquet.schema``, ``parquet.column-missing-metadata``,
 ``parquet.chunk-range``, ``parquet.page-size``, ``parquet.page-overrun``,
-``parquet.external-chunk``, plus the ``thrift.*`` rules of the decoder.
+``parquet.external-chunk``, ``parquet.chunk-size`` and ``parquet.chunk-num-values``
+(:meth:`ParquetFile.check`), plus the ``thrift.*`` rules of the decoder and those of
+``index``/``bloom``.
 """
 
 from __future__ import annotations
@@ -531,6 +533,44 @@ class ParquetFile:
             rule="parquet.page-overrun",
             path=f"row_groups[{page.row_group}].columns[{page.column}].pages[{page.index}]",
         )
+
+    def check(self) -> int:
+        """Every structural check: the schema, every page header of every chunk, pages tiling
+        each chunk exactly (``parquet.chunk-size``, kept as a warning when the stated size is
+        short), data-page value counts summing to ``num_values`` (``parquet.chunk-num-values``),
+        and each OffsetIndex against the walk. Encrypted columns raise :class:`EncryptedError`.
+        Returns the number of pages."""
+        from .index import check_offset_index
+
+        self.columns()
+        n = 0
+        for rg in range(self.num_row_groups):
+            for col in range(len(self.metadata.row_groups[rg].columns)):
+                pages = list(self.chunk_pages(rg, col))
+                start, end = self.chunk_range(rg, col)
+                md = self._chunk_meta(rg, col)
+                path = f"footer.row_groups[{rg}].columns[{col}].meta_data"
+                last = pages[-1].end if pages else start
+                if last < end:
+                    raise FormatError(
+                        f"the pages end at {last} but total_compressed_size says the chunk ends at {end}",
+                        rule="parquet.chunk-size",
+                        path=path,
+                        offset=last,
+                        source=self.name,
+                    )
+                values = sum(p.num_values or 0 for p in pages if p.is_data)
+                if values != md.num_values:
+                    raise FormatError(
+                        f"the data pages hold {values} values but num_values is {md.num_values}",
+                        rule="parquet.chunk-num-values",
+                        path=f"{path}.num_values",
+                        offset=start,
+                        source=self.name,
+                    )
+                check_offset_index(self, rg, col, pages)
+                n += len(pages)
+        return n
 
     # -- page index, bloom filters -----------------------------------------------------------
     def column_index(self, row_group: int, column: int | str) -> ColumnIndex | None:
