@@ -55,7 +55,7 @@ def _cases() -> dict[str, np.ndarray]:
     }
 
 
-def _memory(n: int = 100_000_000) -> tuple[float, str]:
+def _memory(n: int = 100_000_000, impl: str = "auto") -> tuple[float, str]:
     """Peak traced memory while decoding an n-position DV, over the output array's size (in a subprocess)."""
     with tempfile.TemporaryDirectory() as d:
         path = Path(d) / "dv.bin"
@@ -69,7 +69,7 @@ def _memory(n: int = 100_000_000) -> tuple[float, str]:
             from lakestruct.deletes import decode_blob
             blob = open({str(path)!r}, "rb").read()
             tracemalloc.start()
-            out = decode_blob(blob)
+            out = decode_blob(blob, impl={impl!r})
             _, peak = tracemalloc.get_traced_memory()
             tracemalloc.stop()
             assert out.size == {n} and int(out[-1]) == {2 * n - 2}
@@ -101,8 +101,10 @@ def run() -> list[Result]:
         results.append(Result(f"roaring64 decode 1M {name} (checked)", "pyroaring deserialize+to_array", peer_roar / ours_vec, 0.8,
                               f"ours {ours_vec * 1e3:.2f} ms ({impl}), pyroaring {peer_roar * 1e3:.2f} ms; "
                               f"pure NumPy twin {ours_py * 1e3:.1f} ms"))
-    ratio, detail = _memory()
-    results.append(Result("dv decode 100M positions, peak memory", "output array size", ratio, 1.2, detail, higher_is_better=False))
+    for twin in (["c"] if HAVE_C else []) + ["python"]:
+        ratio, detail = _memory(impl=twin)
+        results.append(Result(f"dv decode 100M positions, peak memory ({twin})", "output array size", ratio, 1.2, detail,
+                              higher_is_better=False))
     return results
 
 

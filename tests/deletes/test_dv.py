@@ -21,6 +21,7 @@ from lakestruct.deletes import (
     DeletionVector,
     blob_properties,
     decode_blob,
+    encode_deletion_vector,
     encode_deletion_vector_blob,
     encode_delta_dv_file,
     read_deletion_vector,
@@ -78,6 +79,8 @@ def test_api() -> None:
     assert DeletionVector.from_positions(bm) == DeletionVector.from_positions(np.array([1, 3, 9, 2**33 + 5]))
     assert DeletionVector.from_blob(dv.to_blob(), referenced_data_file="s3://b/f.parquet") == dv
     assert blob_properties(dv, "s3://b/f.parquet") == {"referenced-data-file": "s3://b/f.parquet", "cardinality": "4"}
+    blob, props = encode_deletion_vector((p for p in [9, 1, 3, 2**33 + 5]), "f.parquet")  # a generator is read once
+    assert blob == dv.to_blob() and props == {"referenced-data-file": "f.parquet", "cardinality": "4"}
     assert "cardinality=4" in repr(dv) and dv.to_json()["first"] == [1, 3, 9, 2**33 + 5]
     for bad in ([-1], [MAX_POSITION + 1], [1.5], "abc"):
         with pytest.raises(UsageError):

@@ -20,7 +20,15 @@ from .read import (
     read_delta_deletion_vector,
     read_paimon_deletion_vectors,
 )
-from .write import DV_FIELDS, blob_properties, check_positions, encode_deletion_vector_blob, encode_delta_dv_file, wrap_vector
+from .write import (
+    DV_FIELDS,
+    blob_properties,
+    check_positions,
+    encode_deletion_vector,
+    encode_deletion_vector_blob,
+    encode_delta_dv_file,
+    wrap_vector,
+)
 
 #: Alias: decode a blob's bytes to sorted int64 positions.
 decode_deletion_vector_blob = decode_blob
@@ -36,6 +44,7 @@ __all__ = [
     "check_positions",
     "decode_blob",
     "decode_deletion_vector_blob",
+    "encode_deletion_vector",
     "encode_deletion_vector_blob",
     "encode_delta_dv_file",
     "read_deletion_vector",

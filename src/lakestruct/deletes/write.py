@@ -23,6 +23,7 @@ __all__ = [
     "DV_FIELDS",
     "blob_properties",
     "check_positions",
+    "encode_deletion_vector",
     "encode_deletion_vector_blob",
     "encode_delta_dv_file",
     "wrap_vector",
@@ -55,6 +56,12 @@ def encode_deletion_vector_blob(positions: Any) -> bytes:
     """The full ``deletion-vector-v1`` blob for ``positions`` (any iterable, NumPy array, BitMap64)."""
     pos = check_positions(positions)
     return wrap_vector(encode64(pos, fill_gaps=True, sorted_unique=True))
+
+
+def encode_deletion_vector(positions: Any, referenced_data_file: str) -> tuple[bytes, dict[str, str]]:
+    """The blob bytes and its Puffin properties in one go (positions are read once: generators are fine)."""
+    pos = check_positions(positions)
+    return encode_deletion_vector_blob(pos), blob_properties(DeletionVector(pos.view(np.int64)), referenced_data_file)
 
 
 def blob_properties(positions_or_dv: Any, referenced_data_file: str) -> dict[str, str]:
