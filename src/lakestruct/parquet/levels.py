@@ -6,9 +6,10 @@ Parquet ``Encodings.md`` (formats.md §7.5)::
     bit-packed-run := varint(groups << 1 | 1)  then groups*8 values of bw bits (LSB first)
     rle-run        := varint(count << 1)        then the value in ceil(bw/8) bytes LE
 
-Decoding is vectorised with NumPy (bit unpacking via ``np.unpackbits``); a run never
-makes the decoder allocate more than the number of values the caller asked for, so
-a hostile run length cannot cost memory. Every malformed input raises a
+Run headers are parsed in Python; the values are produced with NumPy (every
+bit-packed run of a section unpacked in one gather/shift/mask pass, RLE runs filled
+by slices). A run never makes the decoder allocate more than the number of values
+the caller asked for, so a hostile run length cannot cost memory. Every malformed input raises a
 :class:`~lakestruct.errors.FormatError` naming the absolute byte offset (when the
 bytes are stored uncompressed in the file) and the field path.
 """
@@ -22,7 +23,7 @@ from typing import NoReturn
 import numpy as np
 import numpy.typing as npt
 
-from ..errors import FormatError, LimitError, TruncatedError
+from ..errors import FormatError, TruncatedError
 
 __all__ = [
     "Where",
@@ -34,9 +35,6 @@ __all__ = [
     "read_uvarint",
     "unpack_bits",
 ]
-
-LevelArray = npt.NDArray[np.int32]
-
 
 @dataclass(frozen=True)
 class Where:
@@ -319,11 +317,3 @@ def encode_bit_packed_legacy(values: Sequence[int], bw: int) -> bytes:
     nbits = len(values) * bw
     pad = (-nbits) % 8
     return (acc << pad).to_bytes((nbits + pad) // 8, "big") if nbits else b""
-
-
-def check_limit(count: int, cap: int, where: Where, what: str) -> None:
-    """A declared count must not exceed what the bytes can justify."""
-    if count > cap:
-        where.fail(
-            f"{what} declares {count} values, more than the {cap} its bytes can hold", rule="parquet.page.num-values", pos=0, cls=LimitError
-        )
