@@ -102,3 +102,11 @@ def test_values_rows_rebuild_the_seed_records(corpus: Path, capsys: pytest.Captu
     assert [{"nest": r} for r in doc["rows"]] == seed
     out = _run(["values", f, "--column", "nest", "--rows", "--limit", "1"], capsys)
     assert out.splitlines()[1] == json.dumps(seed[0]["nest"]) and "2 more" in out
+
+
+@pytest.mark.corpus
+def test_levels_limit(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = _run(["levels", str(corpus / "seed-files/nested.parquet"), "--column", "nest.repeated.nest.repeated", "--limit", "3"], capsys)
+    assert "    R 0,2,2,... (4 more)   [at offset 84]" in out
+    with pytest.raises(UsageError):
+        _run(["levels", str(corpus / "seed-files/nested.parquet"), "--column", "0", "--limit", "-1"], capsys)

@@ -2,7 +2,7 @@
 
 Registered by ``cli/parquet.py`` into the ``parquet`` subcommand group::
 
-    lakestruct parquet levels FILE --column PATH [--row-group N] [--json]
+    lakestruct parquet levels FILE --column PATH [--row-group N] [--limit N] [--json]
     lakestruct parquet values FILE --column PATH [--row-group N] [--limit N] [--json]
     lakestruct parquet values FILE --column PATH --rows [--limit N] [--json]
 
@@ -39,6 +39,7 @@ def register(psub: Any) -> None:
         description="Decode the repetition (R) and definition (D) levels of one leaf column, page by page, with their file offsets.",
     )
     _common(lv)
+    lv.add_argument("--limit", type=int, default=None, metavar="N", help="print at most N levels per page (text output)")
     lv.set_defaults(func=_levels)
     va = psub.add_parser(
         "values",
@@ -120,6 +121,8 @@ def _at(x: int | None) -> str:
 
 
 def _levels(args: argparse.Namespace) -> int:
+    if args.limit is not None and args.limit < 0:
+        raise UsageError("--limit must be >= 0")
     pf, desc, chunks = _chunks(args, values=False)
     with pf:
         if args.json:
@@ -136,11 +139,15 @@ def _levels(args: argparse.Namespace) -> int:
                     f"  page {p.index}: {p.type_name} at offset {p.offset} (body at {p.data_offset}), "
                     f"{p.num_values} values, {p.encoding_name}"
                 )
-                r = "0 (not repeated: no repetition levels stored)" if p.repetition_levels is None else _join(p.repetition_levels.tolist())
+                r = (
+                    "0 (not repeated: no repetition levels stored)"
+                    if p.repetition_levels is None
+                    else _join(p.repetition_levels.tolist(), args.limit)
+                )
                 d = (
                     f"{desc.max_definition_level} (required: no definition levels stored)"
                     if p.definition_levels is None
-                    else _join(p.definition_levels.tolist())
+                    else _join(p.definition_levels.tolist(), args.limit)
                 )
                 rat = "" if p.repetition_levels is None else f"   [{_at(p.repetition_levels_at)}]"
                 dat = "" if p.definition_levels is None else f"   [{_at(p.definition_levels_at)}]"
@@ -149,7 +156,9 @@ def _levels(args: argparse.Namespace) -> int:
     return 0
 
 
-def _join(xs: list[int]) -> str:
+def _join(xs: list[int], limit: int | None = None) -> str:
+    if limit is not None and len(xs) > limit:
+        return ",".join(map(str, xs[:limit])) + f",... ({len(xs) - limit} more)"
     return ",".join(map(str, xs))
 
 
