@@ -122,6 +122,15 @@ cdef class _Walker:
         if size == 0:
             return hdr
         self.need(hdr, 4 * size, "roaring32.truncated", "descriptors")
+        ofs_hdr = hdr + 4 * size
+        body = ofs_hdr + (4 * size if has_offsets else 0)
+        if self.fill:  # pass 2: everything but array order was proved by pass 1
+            return self.fill32(p, key, hdr, size, has_runs, flags_pos, body)
+        pos = self.fast_check32(p, hdr, size, has_runs, has_offsets, flags_pos, ofs_hdr, body)
+        if pos >= 0:
+            return pos
+        # Something is wrong: the staged checks below find the first error in the canonical order
+        # (the same order as the NumPy twin) and raise it.
         for i in range(1, size):
             if rd16(b, hdr + 4 * i) <= rd16(b, hdr + 4 * (i - 1)):
                 raise self.err(FormatError, f"container key {rd16(b, hdr + 4 * i)} does not follow {rd16(b, hdr + 4 * (i - 1))} "
@@ -223,43 +232,101 @@ cdef class _Walker:
                 if sm != card:
                     raise self.err(FormatError, f"bitmap container has {sm} bits set but its descriptor says cardinality {card}",
                                    "roaring32.bitmap-cardinality", f"{self.hd()}descriptors[{i}].cardinality", hdr + 4 * i + 2)
-            total = 0
-            for i in range(size):
-                total += rd16(b, hdr + 4 * i + 2) + 1
-            self.total += total
-            return pos
-        # fill pass
-        k = self.k
+        raise AssertionError("fast_check32 rejected a bitmap that the staged checks accept")  # pragma: no cover
+
+    cdef Py_ssize_t fast_check32(self, Py_ssize_t p, Py_ssize_t hdr, Py_ssize_t size, bint has_runs, bint has_offsets,
+                                 Py_ssize_t flags_pos, Py_ssize_t ofs_hdr, Py_ssize_t body) except -2:
+        """Every pass-1 check fused in one loop; returns the end, or -1 if any check fails (no error built)."""
+        cdef const uint8_t* b = self.b
+        cdef Py_ssize_t n = self.n, pos = body, i, j, sz
+        cdef int64_t prev_key = -1, card, nr, sm, total = 0, prev_end
+        cdef uint32_t ckey, rs, rl
+        if has_offsets and ofs_hdr + 4 * size > n:
+            return -1
+        for i in range(size):
+            ckey = rd16(b, hdr + 4 * i)
+            card = <int64_t>rd16(b, hdr + 4 * i + 2) + 1
+            if <int64_t>ckey <= prev_key:
+                return -1
+            prev_key = ckey
+            if has_offsets and <int64_t>rd32(b, ofs_hdr + 4 * i) != pos - p:
+                return -1
+            if has_runs and (b[flags_pos + i // 8] >> (i % 8)) & 1:
+                if pos + 2 > n:
+                    return -1
+                nr = rd16(b, pos)
+                sz = 2 + 4 * nr
+                if pos + sz > n:
+                    return -1
+                sm = 0
+                prev_end = -2
+                for j in range(nr):
+                    rs = rd16(b, pos + 2 + 4 * j)
+                    rl = rd16(b, pos + 4 + 4 * j)
+                    if rs + rl > 0xFFFF or <int64_t>rs <= prev_end + 1:
+                        return -1
+                    prev_end = rs + rl
+                    sm += rl + 1
+                if sm != card:
+                    return -1
+            elif card <= 4096:
+                sz = 2 * card
+                if pos + sz > n:
+                    return -1
+            else:
+                sz = 8192
+                if pos + sz > n:
+                    return -1
+                sm = 0
+                for j in range(1024):
+                    sm += ls_pop64(rd64(b, pos + 8 * j))
+                if sm != card:
+                    return -1
+            total += card
+            pos += sz
+        self.total += total
+        return pos
+
+    cdef Py_ssize_t fill32(self, Py_ssize_t p, uint64_t key, Py_ssize_t hdr, Py_ssize_t size, bint has_runs,
+                           Py_ssize_t flags_pos, Py_ssize_t body) except -1:
+        """Pass 2: write every value; array order is the one check left."""
+        cdef const uint8_t* b = self.b
+        cdef uint64_t* out = self.out
+        cdef Py_ssize_t k = self.k, pos = body, i, j, card, nr
+        cdef uint64_t hi, word
+        cdef uint32_t v, prev, rs, rl
         for i in range(size):
             hi = (key << 32) | (<uint64_t>rd16(b, hdr + 4 * i) << 16)
-            s = st[i]
-            if kd[i] == 0:
-                card = sz[i] // 2
+            card = <Py_ssize_t>rd16(b, hdr + 4 * i + 2) + 1
+            if has_runs and (b[flags_pos + i // 8] >> (i % 8)) & 1:
+                nr = rd16(b, pos)
+                for j in range(nr):
+                    rs = rd16(b, pos + 2 + 4 * j)
+                    rl = rd16(b, pos + 4 + 4 * j)
+                    for v in range(rs, rs + rl + 1):
+                        out[k] = hi | v
+                        k += 1
+                pos += 2 + 4 * nr
+            elif card <= 4096:
                 prev = 0
                 for j in range(card):
-                    v = rd16(b, s + 2 * j)
+                    v = rd16(b, pos + 2 * j)
                     if j > 0 and v <= prev:
                         self.k = k
                         raise self.err(FormatError, f"array value {v} does not follow {prev} in strictly ascending order",
-                                       "roaring32.array-order", f"{self.hd()}containers[{i}].values[{j}]", s + 2 * j)
+                                       "roaring32.array-order", f"{self.hd()}containers[{i}].values[{j}]", pos + 2 * j)
                     out[k] = hi | v
                     k += 1
                     prev = v
-            elif kd[i] == 1:
+                pos += 2 * card
+            else:
                 for j in range(1024):
-                    word = rd64(b, s + 8 * j)
+                    word = rd64(b, pos + 8 * j)
                     while word:
                         out[k] = hi | <uint64_t>(64 * j + ls_ctz64(word))
                         k += 1
                         word &= word - 1
-            else:
-                nr = (sz[i] - 2) // 4
-                for j in range(nr):
-                    rs = rd16(b, s + 2 + 4 * j)
-                    rl = rd16(b, s + 4 + 4 * j)
-                    for v in range(rs, rs + rl + 1):
-                        out[k] = hi | v
-                        k += 1
+                pos += 8192
         self.k = k
         return pos
 
