@@ -290,15 +290,27 @@ def _levels(
             where.fail(
                 f"{what} declare {n} bytes but only {end - pos - 4} remain", rule="parquet.levels.truncated", pos=pos, cls=TruncatedError
             )
-        vals, _ = decode_hybrid(buf, bw, count, where, start=pos + 4, end=pos + 4 + n, what=what, max_bw=bw)
+        vals, used = decode_hybrid(buf, bw, count, where, start=pos + 4, end=pos + 4 + n, what=what, max_bw=bw)
         new = pos + 4 + n
+        _no_extra_runs(used, new, count, where, what)
     else:
-        vals, _ = decode_hybrid(buf, bw, count, where, start=pos, end=end, what=what, max_bw=bw)
+        vals, used = decode_hybrid(buf, bw, count, where, start=pos, end=end, what=what, max_bw=bw)
         new = end
+        _no_extra_runs(used, end, count, where, what)
     if count and int(vals.max()) > max_level:
         bad = int(np.argmax(vals > max_level))
         where.fail(f"{what}[{bad}] = {int(vals[bad])} exceeds the column's max level {max_level}", rule="parquet.levels.range", pos=pos)
     return vals.astype(np.int16), new
+
+
+def _no_extra_runs(used: int, end: int, count: int, where: Where, what: str) -> None:
+    """Runs left after ``count`` levels mean the section holds more levels than the page declares."""
+    if used < end:
+        where.fail(
+            f"the {what} hold more runs ({end - used} bytes) after the {count} levels the page declares",
+            rule="parquet.levels.count",
+            pos=used,
+        )
 
 
 def decode_chunk(
