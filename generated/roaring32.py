@@ -158,7 +158,7 @@ class Roaring32(KaitaiStruct):
             _on = self.kind
             if _on == 0:
                 pass
-                self.body = Roaring32.ArrayContainer(self._parent.descriptors[self.idx].cardinality, self._io, self, self._root)
+                self.body = Roaring32.ArrayContainer(self.cardinality, self._io, self, self._root)
             elif _on == 1:
                 pass
                 self.body = Roaring32.BitmapContainer(self._io, self, self._root)
@@ -181,6 +181,15 @@ class Roaring32(KaitaiStruct):
                 self.body._fetch_instances()
 
         @property
+        def cardinality(self):
+            """Number of values, from the descriptive header."""
+            if hasattr(self, '_m_cardinality'):
+                return self._m_cardinality
+
+            self._m_cardinality = self._parent.descriptors[self.idx].cardinality
+            return getattr(self, '_m_cardinality', None)
+
+        @property
         def is_run(self):
             """Whether the run-flag bitset marks this container."""
             if hasattr(self, '_m_is_run'):
@@ -190,12 +199,21 @@ class Roaring32(KaitaiStruct):
             return getattr(self, '_m_is_run', None)
 
         @property
+        def key(self):
+            """The container key (high 16 bits of its values), from the descriptive header."""
+            if hasattr(self, '_m_key'):
+                return self._m_key
+
+            self._m_key = self._parent.descriptors[self.idx].key
+            return getattr(self, '_m_key', None)
+
+        @property
         def kind(self):
             """0 = array, 1 = bitmap, 2 = run."""
             if hasattr(self, '_m_kind'):
                 return self._m_kind
 
-            self._m_kind = (2 if self.is_run else (0 if self._parent.descriptors[self.idx].cardinality <= 4096 else 1))
+            self._m_kind = (2 if self.is_run else (0 if self.cardinality <= 4096 else 1))
             return getattr(self, '_m_kind', None)
 
         @property
@@ -204,7 +222,7 @@ class Roaring32(KaitaiStruct):
             if hasattr(self, '_m_len_body'):
                 return self._m_len_body
 
-            self._m_len_body = (2 * self._parent.descriptors[self.idx].cardinality if self.kind == 0 else (8192 if self.kind == 1 else 2 + 4 * self.body.num_runs))
+            self._m_len_body = (2 * self.cardinality if self.kind == 0 else (8192 if self.kind == 1 else 2 + 4 * self.body.num_runs))
             return getattr(self, '_m_len_body', None)
 
 

@@ -119,7 +119,7 @@ types:
         value: cardinality_minus_one + 1
         doc: Number of values in the container (1 to 65536).
   container:
-    -webide-representation: 'key {_parent.descriptors[idx].key:dec}: kind {kind:dec} (0 array, 1 bitmap, 2 run), {_parent.descriptors[idx].cardinality:dec} values'
+    -webide-representation: 'key {key:dec}: kind {kind:dec} (0 array, 1 bitmap, 2 run), {cardinality:dec} values'
     params:
       - id: idx
         type: u4
@@ -139,19 +139,25 @@ types:
         type:
           switch-on: kind
           cases:
-            0: array_container(_parent.descriptors[idx].cardinality)
+            0: array_container(cardinality)
             1: bitmap_container
             2: run_container
         doc: The container's values.
     instances:
+      key:
+        value: _parent.descriptors[idx].key
+        doc: The container key (high 16 bits of its values), from the descriptive header.
+      cardinality:
+        value: _parent.descriptors[idx].cardinality
+        doc: Number of values, from the descriptive header.
       is_run:
         value: '_parent.has_runs and (_parent.run_flags[idx / 8] >> (idx % 8)) % 2 == 1'
         doc: Whether the run-flag bitset marks this container.
       kind:
-        value: 'is_run ? 2 : (_parent.descriptors[idx].cardinality <= 4096 ? 0 : 1)'
+        value: 'is_run ? 2 : (cardinality <= 4096 ? 0 : 1)'
         doc: 0 = array, 1 = bitmap, 2 = run.
       len_body:
-        value: 'kind == 0 ? 2 * _parent.descriptors[idx].cardinality : (kind == 1 ? 8192 : 2 + 4 * body.as<run_container>.num_runs)'
+        value: 'kind == 0 ? 2 * cardinality : (kind == 1 ? 8192 : 2 + 4 * body.as<run_container>.num_runs)'
         doc: Size of the container in bytes.
   array_container:
     -webide-representation: '{num_values:dec} sorted values'
