@@ -163,7 +163,7 @@ def test_chunk_totals() -> None:
     page, body = v2(None, [1, 0], encode_plain([3], 1), mr=0, md=1)
     with pytest.raises(FormatError) as ei:
         run(ChunkSpec(0, 2, "c", 1, 1, 0, 0, [page], num_values=5), body)
-    assert ei.value.rule == "parquet.chunk.num-values"
+    assert ei.value.rule == "parquet.chunk-num-values"
     with pytest.raises(FormatError) as ei:
         run(ChunkSpec(0, 2, "c", 1, 1, 0, 0, [page], num_rows=3), body)
     assert ei.value.rule == "parquet.chunk.num-rows"

@@ -340,7 +340,7 @@ def decode_chunk(
         if page.compressed_size < 0 or page.uncompressed_size < 0:
             pw.fail(
                 f"negative page size (compressed {page.compressed_size}, uncompressed {page.uncompressed_size})",
-                rule="parquet.page.size",
+                rule="parquet.page-size",
                 pos=0,
             )
         if page.type == 2:
@@ -357,7 +357,7 @@ def decode_chunk(
     if spec.num_values is not None and total_values != spec.num_values and out:
         raise FormatError(
             f"the data pages hold {total_values} values but ColumnMetaData.num_values is {spec.num_values}",
-            rule="parquet.chunk.num-values",
+            rule="parquet.chunk-num-values",
             path=f"{base}.meta_data.num_values",
             offset=spec.pages[0].offset if spec.pages else None,
         )
