@@ -2,6 +2,11 @@
 
 # spec id -> {kaitai src_path: (field path, rule name, field width in bytes or None)}
 RULES: dict[str, dict[str, tuple[str, str, int | None]]] = {
+    "deletion_vector_file": {
+        "/seq/0": ("version", "deletion-vector-file.version", 1),
+        "/types/entry/seq/0": ("entries.len_body", "deletion-vector-file.length", 4),
+        "/types/entry/seq/1": ("entries.magic", "deletion-vector-file.magic", 4),
+    },
     "deletion_vector_v1": {
         "/seq/0": ("len_body", "deletion-vector.length", 4),
         "/seq/1": ("magic", "deletion-vector.magic", 4),
