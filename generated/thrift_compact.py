@@ -195,7 +195,7 @@ class ThriftCompact(KaitaiStruct):
         def _read(self):
             self.header = self._io.read_u1()
             _ = self.header
-            if not  ((_ % 16 >= 1) and (_ % 16 <= 13)) :
+            if not  (( ((_ % 16 >= 1) and (_ % 16 <= 13)) ) or (_ == 0)) :
                 raise kaitaistruct.ValidationExprError(self.header, self._io, u"/types/compact_list/seq/0")
             if self.header // 16 == 15:
                 pass

@@ -155,8 +155,11 @@ types:
       - id: header
         type: u1
         valid:
-          expr: _ % 16 >= 1 and _ % 16 <= 13
-        doc: '`sssstttt`: size 0..14 (15: a varint size follows) and element type (1..13).'
+          expr: (_ % 16 >= 1 and _ % 16 <= 13) or _ == 0
+        doc: |
+          `sssstttt`: size 0..14 (15: a varint size follows) and element type
+          (1..13); an empty list may be written as 0x00 (element type 0, as
+          fastparquet does; Thrift readers accept it).
         -lakestruct-rule: thrift.field-type
       - id: long_size
         type: uvarint

@@ -197,3 +197,16 @@ def test_zigzag() -> None:
     for n in (0, -1, 1, -2, 2**31 - 1, -(2**31), 2**63 - 1, -(2**63)):
         assert compact.zigzag_decode(compact.zigzag_encode(n)) == n
     assert [compact.zigzag_encode(n) for n in (0, -1, 1, -2, 2)] == [0, 1, 2, 3, 4]
+
+
+def test_empty_list_with_element_type_0() -> None:
+    """fastparquet writes empty lists as 0x00 (element type 0): Thrift readers accept it when empty."""
+    ok = bytes([0x19, 0x00, 0x00])  # field 1: empty list, element type 0
+    for name, dec in DECODERS.items():
+        raw, used = dec(ok, 0)
+        assert used == 3 and raw == {1: (compact.LIST, RawList(0, []))}, name
+    bad = bytes([0x19, 0x10, 0x00, 0x00])  # one element of type 0
+    for name, dec in DECODERS.items():
+        with pytest.raises(FormatError) as e:
+            dec(bad, 0)
+        assert e.value.rule in ("thrift.field-type", "thrift.truncated"), name

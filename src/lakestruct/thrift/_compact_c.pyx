@@ -154,7 +154,7 @@ cdef class _Reader:
         n = h >> 4
         if n == 15:
             n = self.varint()
-        if et < 1 or et > 13:
+        if (et < 1 or et > 13) and not (et == 0 and n == 0):
             raise _Bail()
         if n > <uint64_t>(self.end - self.pos):
             raise _Bail()
@@ -273,7 +273,7 @@ cdef class _Reader:
         n = h >> 4
         if n == 15:
             n = self.varint()
-        if et < 1 or et > 13:
+        if (et < 1 or et > 13) and not (et == 0 and n == 0):
             raise _Bail()
         if n > <uint64_t>(self.end - self.pos):
             raise _Bail()

@@ -218,7 +218,9 @@ class _Decoder:
         n = h >> 4
         if n == 15:
             n, pos = self.varint(pos, path)
-        if et not in TYPE_NAMES:
+        if et not in TYPE_NAMES and not (et == 0 and n == 0):
+            # an empty list may carry element type 0 (fastparquet writes 0x00; Thrift's own
+            # readers map type 0 to STOP and accept it)
             raise FormatError(f"unknown list element type {et}", rule="thrift.field-type", path=path, offset=self.base + start)
         # every element takes at least one byte: refuse counts the input cannot hold
         if n > self.end - pos:
