@@ -352,6 +352,8 @@ class ParquetFile:
             try:
                 self._columns = leaf_columns(self.metadata.schema)
             except FormatError as e:
+                if e.offset is None:
+                    e.offset = self.footer.offset  # the schema lives in the footer
                 raise e.with_source(self.name) from None
         return self._columns
 
@@ -542,10 +544,19 @@ class ParquetFile:
         Returns the number of pages."""
         from .index import check_offset_index
 
-        self.columns()
+        leaves = len(self.columns())
         n = 0
         for rg in range(self.num_row_groups):
-            for col in range(len(self.metadata.row_groups[rg].columns)):
+            ncols = len(self.metadata.row_groups[rg].columns)
+            if ncols != leaves:
+                raise FormatError(
+                    f"row group {rg} has {ncols} column chunks but the schema has {leaves} leaf columns",
+                    rule="parquet.row-group-columns",
+                    path=f"footer.row_groups[{rg}].columns",
+                    offset=self.footer.offset,
+                    source=self.name,
+                )
+            for col in range(ncols):
                 pages = list(self.chunk_pages(rg, col))
                 start, end = self.chunk_range(rg, col)
                 md = self._chunk_meta(rg, col)
