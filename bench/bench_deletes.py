@@ -51,7 +51,7 @@ def _cases() -> dict[str, np.ndarray]:
             [(k << 32) + np.sort(rng.choice(6_250_000, N // 8, replace=False)) for k in range(8)]
         ).astype(np.int64),
         # worst case for container-level work: 1M uniform in [0, 2^36), ~630k containers of 1-2 values
-        "uniform[0,2^36)": np.unique(rng.integers(0, 2**36, N)).astype(np.int64),
+        "uniform[0,2^36) worst case": np.unique(rng.integers(0, 2**36, N)).astype(np.int64),
     }
 
 
