@@ -8,10 +8,12 @@ from pathlib import Path
 
 import pyarrow.parquet as papq
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import lakestruct as ls
 from lakestruct.errors import FormatError, MagicError, TruncatedError
-from lakestruct.parquet.model import enum_name
+from lakestruct.parquet.model import Type, enum_name
 
 
 def _pt(corpus: Path) -> Path:
@@ -81,8 +83,22 @@ def _pa_codec(name: str) -> str:
     return {"LZ4": "LZ4_RAW"}.get(name, name)
 
 
+def _physical(b: bytes, t: object) -> object:
+    fmt = {Type.INT32: "<i", Type.INT64: "<q", Type.FLOAT: "<f", Type.DOUBLE: "<d"}.get(t)  # type: ignore[call-overload]
+    if fmt is not None:
+        return struct.unpack(fmt, b)[0]
+    if t == Type.BOOLEAN:
+        return b[0] == 1
+    return b
+
+
+def _same_values(a: tuple[object, ...], b: tuple[object, ...]) -> bool:
+    return all(x == y or (x != x and y != y) for x, y in zip(a, b, strict=True))
+
+
 def test_footer_agrees_with_pyarrow(corpus: Path) -> None:
-    checked = 0
+    """num_rows, row groups, chunk sizes/offsets/codecs/encodings, null counts and min/max (pyarrow's raw physical values)."""
+    checked = n_stats = 0
     for path in _readable(corpus):
         try:
             pam = papq.ParquetFile(path).metadata
@@ -117,10 +133,20 @@ def test_footer_agrees_with_pyarrow(corpus: Path) -> None:
                     and cm.statistics.null_count is not None
                 ):
                     assert cm.statistics.null_count == pac.statistics.null_count, (path, rgi, ci)
+                if pac.is_stats_set and pac.statistics is not None and pac.statistics.has_min_max:
+                    st_ = cm.statistics
+                    assert st_ is not None
+                    lo = st_.min_value if st_.min_value is not None else st_.min
+                    hi = st_.max_value if st_.max_value is not None else st_.max
+                    assert lo is not None and hi is not None
+                    got = (_physical(lo, cm.type), _physical(hi, cm.type))
+                    want = tuple(v.encode() if isinstance(v, str) else v for v in (pac.statistics.min_raw, pac.statistics.max_raw))
+                    assert _same_values(got, want), (path, rgi, ci, got, want)
+                    n_stats += 1
                 if cm.bloom_filter_offset is not None:
                     assert cm.bloom_filter_offset == pac.bloom_filter_offset
         checked += 1
-    assert checked >= 80
+    assert checked >= 80 and n_stats >= 500
 
 
 def test_encrypted_files_get_the_named_error(corpus: Path) -> None:
@@ -222,3 +248,27 @@ def test_open_reads_only_the_tail() -> None:
     pq = ls.parquet.open(src)
     assert src.reads == 1
     assert pq.metadata.num_rows == 3
+
+
+@settings(max_examples=150)
+@given(
+    st.sampled_from(["seed-files/simple.parquet", "seed-files/nested.parquet", "parquet-testing/data/alltypes_plain.parquet"]), st.data()
+)
+def test_corrupted_footers_are_named(corpus: Path, rel: str, data: st.DataObject) -> None:
+    """Random byte changes in the footer: a named error with an offset, or a file that reads the same
+    with the fast decoder and the Kaitai parser."""
+    raw = bytearray((corpus / rel).read_bytes())
+    foff = ls.parquet.open(bytes(raw)).footer.offset
+    for _ in range(data.draw(st.integers(1, 3))):
+        raw[data.draw(st.integers(foff, len(raw) - 9))] = data.draw(st.integers(0, 255))
+    results = []
+    for engine in ("fast", "kaitai"):
+        try:
+            pq = ls.parquet.open(bytes(raw), engine=engine)
+            pq.check()
+            results.append((pq.metadata, [(p.offset, p.header) for p in pq.pages()]))
+        except FormatError as e:
+            assert e.rule.startswith(("parquet.", "thrift.")) and e.offset is not None, (engine, e)
+            results.append(None)
+    if results[0] is not None and results[1] is not None:
+        assert results[0] == results[1]
