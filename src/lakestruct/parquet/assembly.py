@@ -318,6 +318,24 @@ def _inner(node: SchemaNode, raw: Any, leaf: Callable[[SchemaNode, Any], Any] | 
     return {c.name: shape(c, raw.get(c.name), leaf) for c in node.children}
 
 
+def _flat(node: SchemaNode, rep: Any, defs: Any, values: Any, leaf: Callable[[SchemaNode, Any], Any] | None) -> list[Any]:
+    """A top-level primitive field: its values with None where the definition level is 0 (vectorised)."""
+    vals = values.tolist() if hasattr(values, "tolist") else list(values)
+    if leaf is not None:
+        vals = [leaf(node, v) for v in vals]
+    if node.repetition == REQUIRED:
+        return vals
+    d = np.asarray(defs)
+    if len(vals) != int(np.count_nonzero(d >= 1)) or (len(d) and int(d.max()) > 1):
+        return assemble_leaf((node,), rep, defs, values if leaf is None else np.asarray(vals, dtype=object), path=node.name)
+    out = np.full(len(d), None, dtype=object)
+    filled = np.empty(len(vals), dtype=object)
+    filled[:] = vals
+    out[d == 1] = filled
+    rows: list[Any] = out.tolist()
+    return rows
+
+
 def assemble_column(
     top: SchemaNode,
     leaves: Mapping[tuple[str, ...], tuple[Any, Any, Any]],
@@ -337,6 +355,8 @@ def assemble_column(
             walk(c, (*chain, c))
 
     walk(top, (top,))
+    if not top.children and top.repetition != REPEATED and (top.name,) in leaves:
+        return _flat(top, *leaves[(top.name,)], leaf)
     rows: list[Any] | None = None
     for chain in chains:
         key = tuple(n.name for n in chain)
