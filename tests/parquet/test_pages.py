@@ -322,3 +322,12 @@ def test_page_selection_and_body(tmp_path: Path) -> None:
     body = pq.read_page_body(dict_pages[0])
     assert len(body) == dict_pages[0].compressed_size
     assert len(bytes(cramjam.snappy.decompress_raw(body))) == dict_pages[0].uncompressed_size
+
+
+def test_levels_and_values_methods(corpus: Path) -> None:
+    """api-sketch: pq.levels(...) / pq.values(...) reach the data layer; the seed's hand-derived levels."""
+    pq = ls.parquet.open(corpus / "seed-files" / "nested.parquet")
+    (chunk,) = pq.levels("nest.repeated.nest.repeated")
+    assert [int(x) for x in chunk.repetition_levels] == [0, 2, 2, 1, 2, 0, 0]
+    assert [int(x) for x in chunk.definition_levels] == [4, 4, 4, 4, 4, 4, 1]
+    assert pq.values("nest.nest") == ["nest1", "nest2", None]

@@ -602,6 +602,19 @@ class ParquetFile:
 
         return bloom_filter(self, row_group, column)
 
+    # -- data layer (lakestruct.parquet.values) -----------------------------------------------
+    def levels(self, column: int | str | tuple[str, ...], *, row_group: int | None = None) -> list[Any]:
+        """Repetition/definition levels of a leaf column, per chunk and page (``values.column_levels``)."""
+        from .values import column_levels
+
+        return column_levels(self, column, row_group=row_group)
+
+    def values(self, column: int | str | tuple[str, ...], *, row_group: int | None = None, python: bool = True) -> list[Any]:
+        """A leaf column's values, one per level, None where undefined (``values.column_values``)."""
+        from .values import column_values
+
+        return column_values(self, column, row_group=row_group, python=python)
+
     # -- misc -------------------------------------------------------------------------------
     @property
     def name(self) -> str:
