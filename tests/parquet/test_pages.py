@@ -279,13 +279,14 @@ def test_malformed_chunks_are_named(tmp_path: Path) -> None:
     p = pages[1]
     hdr = bytearray(good[p.offset : p.data_offset])
     from lakestruct.thrift import compact
-    from lakestruct.thrift.typed import from_raw, to_raw
+    from lakestruct.parquet import spec
+    from lakestruct.thrift.typed import from_raw
 
     h = from_raw(type(p.header), compact.decode_struct(bytes(hdr))[0])
     import dataclasses
 
     for size, rule in ((10**8, "parquet.page-overrun"), (-5, "parquet.page-size")):
-        bad_h = compact.encode_struct(to_raw(dataclasses.replace(h, compressed_page_size=size)))
+        bad_h = spec.build_model(dataclasses.replace(h, compressed_page_size=size))  # the construct spec builds it
         bad = good[: p.offset] + bad_h + good[p.data_offset :]
         with pytest.raises(FormatError) as e:
             list(ls.parquet.open(bad).chunk_pages(0, 0))

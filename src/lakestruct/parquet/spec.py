@@ -36,7 +36,7 @@ from construct import (
     this,
 )
 
-__all__ = ["STRUCTS", "COMPACT_STRUCT", "build", "parse", "struct_construct"]
+__all__ = ["STRUCTS", "COMPACT_STRUCT", "build", "build_model", "model_dict", "parse", "parse_with_size", "struct_construct"]
 
 # wire types (compact protocol)
 T_TRUE, T_FALSE, T_I8, T_I16, T_I32, T_I64, T_DOUBLE, T_BINARY, T_LIST, T_SET, T_MAP, T_STRUCT = range(1, 13)
@@ -259,6 +259,36 @@ def build(name: str, d: dict[str, Any]) -> bytes:
 def parse(name: str, data: bytes) -> dict[str, Any]:
     """Parse the struct ``name`` from the start of ``data`` into a plain dict."""
     return _from_generic(name, COMPACT_STRUCT.parse(data))
+
+
+def model_dict(model: Any) -> dict[str, Any]:
+    """A model of ``lakestruct.parquet.model`` (PageHeader, ColumnIndex, ...) as the plain dict
+    :func:`build` takes (enums as ints, nested models as dicts, tuples as lists)."""
+    out: dict[str, Any] = {}
+    for fname, _wt, _sub in STRUCTS[type(model).__name__ if type(model).__name__ in STRUCTS else "Empty"].values():
+        v = getattr(model, fname, None)
+        if v is None:
+            continue
+        out[fname] = _plain_value(v)
+    return out
+
+
+def _plain_value(v: Any) -> Any:
+    if hasattr(v, "_THRIFT"):
+        return model_dict(v)
+    if isinstance(v, tuple):
+        return [_plain_value(x) for x in v]
+    if isinstance(v, int) and not isinstance(v, bool):
+        return int(v)
+    return v
+
+
+def build_model(model: Any) -> bytes:
+    """Serialise a PageHeader / ColumnIndex / OffsetIndex / BloomFilterHeader model (known fields)."""
+    name = type(model).__name__
+    if name not in STRUCTS:
+        raise ValueError(f"the construct spec does not describe {name}")
+    return build(name, model_dict(model))
 
 
 def parse_with_size(name: str, data: bytes) -> tuple[dict[str, Any], int]:
