@@ -278,8 +278,8 @@ def test_malformed_chunks_are_named(tmp_path: Path) -> None:
     # 1. a page size that runs past the chunk and into the footer
     p = pages[1]
     hdr = bytearray(good[p.offset : p.data_offset])
-    from lakestruct.thrift import compact
     from lakestruct.parquet import spec
+    from lakestruct.thrift import compact
     from lakestruct.thrift.typed import from_raw
 
     h = from_raw(type(p.header), compact.decode_struct(bytes(hdr))[0])
