@@ -42,6 +42,15 @@ def test_add_deletion_vector_writes_iceberg_javas_bytes(corpus: Path) -> None:
             assert buf.getvalue() == f.read_bytes(), f.name
 
 
+def test_add_deletion_vector_accepts_a_generator() -> None:
+    buf = io.BytesIO()
+    with ls.puffin.PuffinWriter(buf) as w:
+        b = w.add_deletion_vector((i * 7 for i in range(1000)), "f.parquet", properties={"note": "x"})
+    assert b.properties == {"referenced-data-file": "f.parquet", "cardinality": "1000", "note": "x"}
+    dvs = ls.deletes.read_deletion_vectors(buf.getvalue())
+    assert dvs["f.parquet"].positions().tolist() == [i * 7 for i in range(1000)]
+
+
 def test_deep_check_rejects_a_lying_cardinality() -> None:
     buf = io.BytesIO()
     with ls.puffin.PuffinWriter(buf) as w:

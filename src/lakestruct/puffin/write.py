@@ -138,14 +138,14 @@ class PuffinWriter:
         (``_pos``), ``-1`` ids and the ``referenced-data-file``/``cardinality`` properties
         are Iceberg Java's; extra ``properties`` are added after them.
         """
-        from ..deletes import DV_FIELDS, blob_properties, encode_deletion_vector_blob
+        from ..deletes import DV_FIELDS, encode_deletion_vector
 
-        props = blob_properties(positions, referenced_data_file)
+        data, props = encode_deletion_vector(positions, referenced_data_file)  # reads positions once: generators work
         for k, v in _check_str_map(properties, "blob properties").items():
             if k in props:
                 raise UsageError(f"property {k!r} is set by the deletion vector itself")
             props[k] = v
-        return self.add_blob(DELETION_VECTOR_V1, encode_deletion_vector_blob(positions), fields=DV_FIELDS, properties=props)
+        return self.add_blob(DELETION_VECTOR_V1, data, fields=DV_FIELDS, properties=props)
 
     def add_raw_blob(self, blob: BlobMetadata, stored: bytes) -> BlobMetadata:
         """Copy a blob exactly as stored elsewhere (``PuffinReader.read_blob(raw=True)``)."""
