@@ -1393,37 +1393,6 @@ class Parquet(KaitaiStruct):
             return getattr(self, '_m_view', None)
 
 
-    class PageHeader(KaitaiStruct):
-        """A PageHeader alone (as in `parquet_page_header`)."""
-        def __init__(self, _io, _parent=None, _root=None):
-            super(Parquet.PageHeader, self).__init__(_io)
-            self._parent = _parent
-            self._root = _root
-            self._read()
-
-        def _read(self):
-            self.raw = thrift_compact.ThriftCompact.CompactStruct(self._io)
-
-
-        def _fetch_instances(self):
-            pass
-            self.raw._fetch_instances()
-            _ = self.view
-            if hasattr(self, '_m_view'):
-                pass
-                self._m_view._fetch_instances()
-
-
-        @property
-        def view(self):
-            """Typed view."""
-            if hasattr(self, '_m_view'):
-                return self._m_view
-
-            self._m_view = Parquet.PageHeaderView(self.raw, self._io, self, self._root)
-            return getattr(self, '_m_view', None)
-
-
     class PageHeaderView(KaitaiStruct):
         """PageHeader: 1 type, 2 uncompressed_page_size, 3 compressed_page_size, 4 crc, 5 data_page_header, 7 dictionary_page_header, 8 data_page_header_v2."""
         def __init__(self, s, _io, _parent=None, _root=None):
@@ -1741,6 +1710,37 @@ class Parquet(KaitaiStruct):
                 pass
                 self.pages[i]._fetch_instances()
 
+
+
+    class ParquetPageHeader(KaitaiStruct):
+        """A PageHeader on its own (to parse one page header at offset 0)."""
+        def __init__(self, _io, _parent=None, _root=None):
+            super(Parquet.ParquetPageHeader, self).__init__(_io)
+            self._parent = _parent
+            self._root = _root
+            self._read()
+
+        def _read(self):
+            self.raw = thrift_compact.ThriftCompact.CompactStruct(self._io)
+
+
+        def _fetch_instances(self):
+            pass
+            self.raw._fetch_instances()
+            _ = self.view
+            if hasattr(self, '_m_view'):
+                pass
+                self._m_view._fetch_instances()
+
+
+        @property
+        def view(self):
+            """Typed view."""
+            if hasattr(self, '_m_view'):
+                return self._m_view
+
+            self._m_view = Parquet.PageHeaderView(self.raw, self._io, self, self._root)
+            return getattr(self, '_m_view', None)
 
 
     class RowGroupView(KaitaiStruct):

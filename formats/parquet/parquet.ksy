@@ -283,8 +283,8 @@ types:
       view:
         type: page_header_view(header)
         doc: Typed view of the header.
-  page_header:
-    doc: A PageHeader alone (as in `parquet_page_header`).
+  parquet_page_header:
+    doc: A PageHeader on its own (to parse one page header at offset 0).
     -webide-representation: '{view}'
     seq:
       - id: raw

@@ -12,14 +12,17 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as papq
 import pytest
+from hypothesis import given, settings
 from kaitaistruct import KaitaiStream
 from lakestruct._generated.parquet import Parquet as KsParquet
 
 import lakestruct as ls
 from lakestruct.errors import FormatError
 from lakestruct.parquet.index import check_offset_index
+from lakestruct.parquet.model import PageHeader as PageHeaderModel
 from lakestruct.parquet.model import PageType, enum_name
 from tests.helpers import webide_parse
+from tests.parquet import _thrift_ref
 
 
 def _data_files(corpus: Path) -> list[Path]:
@@ -332,3 +335,29 @@ def test_levels_and_values_methods(corpus: Path) -> None:
     assert [int(x) for x in chunk.repetition_levels] == [0, 2, 2, 1, 2, 0, 0]
     assert [int(x) for x in chunk.definition_levels] == [4, 4, 4, 4, 4, 4, 1]
     assert pq.values("nest.nest") == ["nest1", "nest2", None]
+
+
+@settings(max_examples=40)
+@given(_thrift_ref.strategy("PageHeader"))
+def test_parquet_page_header_type_matches(obj: Any) -> None:
+    """parquet.ksy's ``parquet_page_header`` (typed view over the generic struct) reads thriftpy2-written headers."""
+    data = _thrift_ref.serialize(obj)
+    want = _thrift_ref.to_model(obj, PageHeaderModel)
+    k = KsParquet.ParquetPageHeader(KaitaiStream(io.BytesIO(data)))
+    v = k.view
+    assert (int(v.type), v.uncompressed_page_size, v.compressed_page_size) == (
+        int(want.type),
+        want.uncompressed_page_size,
+        want.compressed_page_size,
+    )
+    assert (v.crc if v.f_crc.found else None) == want.crc
+    if want.data_page_header_v2 is not None:
+        v2 = v.data_page_header_v2
+        assert (v2.num_values, v2.num_nulls, v2.num_rows, v2.is_compressed) == (
+            want.data_page_header_v2.num_values,
+            want.data_page_header_v2.num_nulls,
+            want.data_page_header_v2.num_rows,
+            want.data_page_header_v2.compressed,
+        )
+    if want.dictionary_page_header is not None:
+        assert v.dictionary_page_header.num_values == want.dictionary_page_header.num_values

@@ -5,7 +5,7 @@ it stops (returning what it has and where it stopped) at the first header that i
 malformed, does not fit the buffer, has a negative size or runs past the chunk, and
 ``ParquetFile.chunk_pages`` takes that page through its careful path (refetching,
 warnings, named errors). The compiled twin is used when it is built; both are held to
-each other and to the Kaitai parser by tests/parquet/test_scan.py.
+each other and to the Kaitai parser by tests/thrift/test_compiled.py.
 """
 
 from __future__ import annotations
