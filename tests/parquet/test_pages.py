@@ -239,6 +239,17 @@ def test_webide_loads_real_files(corpus: Path) -> None:
             assert [p["view"]["type"] for p in js_pages] == [int(p.header.type) for p in pages]
             crcs = [p["view"].get("crc") for p in js_pages]
             assert crcs == [p.crc for p in pages]
+            cix = pq.column_index(0, ci)
+            if cix is not None:  # list<bool> with element type 1 / false = 0x02 read in JavaScript too
+                js_ci = cc["column_index"]
+                assert js_ci["num_pages"] == len(cix.null_pages) and js_ci["boundary_order"] == int(cix.boundary_order)
+                js_null = [e["bool_value"] for e in js_ci["f_null_pages"]["field"]["value"]["list_value"]["elements"]]
+                assert js_null == list(cix.null_pages)
+            oi = pq.offset_index(0, ci)
+            if oi is not None:
+                assert [(x["offset"], x["first_row_index"]) for x in cc["offset_index"]["page_locations"]] == [
+                    (x.offset, x.first_row_index) for x in oi.page_locations
+                ]
 
 
 @pytest.mark.node
