@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from .. import __version__
 from ..errors import LakestructError
-from . import demo, parquet, puffin, scan
+from . import deletes, demo, parquet, puffin, scan
 
 __all__ = ["main"]
 
@@ -30,6 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
     parquet.register(sub)
     puffin.register(sub)
+    deletes.register(sub)
     scan.register(sub)
     demo.register(sub)
     return p
