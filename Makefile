@@ -59,6 +59,8 @@ run: install
 	$(VENV)/bin/lakestruct demo out/demo
 	$(VENV)/bin/lakestruct scan out/demo $(wildcard $(SHARED)/corpus)
 	$(VENV)/bin/lakestruct puffin inspect out/demo/lz4-footer.puffin
+	$(VENV)/bin/lakestruct puffin inspect out/demo/deletes.puffin
+	$(VENV)/bin/lakestruct puffin inspect out/demo/stats.puffin
 
 clean:
 	rm -rf out build dist .mypy_cache .ruff_cache .pytest_cache src/*.egg-info

@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from .. import parquet, puffin
-from ..errors import LakestructError
+from ..errors import FormatError, LakestructError
 from ..source import open_source
 
 __all__ = ["register", "ScanResult", "scan_file", "walk"]
@@ -61,8 +61,11 @@ def scan_file(path: str, fmt: str) -> ScanResult:
                 desc = ", ".join(f"{n} {t}" for t, n in kinds.items()) or "no blobs"
                 return ScanResult(path, fmt, True, f"{len(r.blobs)} blob(s): {desc}")
         raise AssertionError(fmt)
+    except FormatError as e:
+        where = f"offset {e.offset}" if e.offset is not None else "offset unknown"
+        return ScanResult(path, fmt, False, f"{e.rule} at {where} ({e.path}): {e.message}", e.rule, e.offset)
     except LakestructError as e:
-        return ScanResult(path, fmt, False, str(e), getattr(e, "rule", None), getattr(e, "offset", None))
+        return ScanResult(path, fmt, False, str(e))
 
 
 def _scan_parquet(path: str) -> ScanResult:
