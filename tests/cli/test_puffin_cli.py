@@ -93,7 +93,7 @@ def test_scan_and_demo(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     assert main(["scan", str(tmp_path / "d"), "--json"]) == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     summary = lines[-1]["summary"]
-    assert summary == {"files": 4, "ok": 3, "failed": 1, "other_files": 1}
+    assert summary == {"files": 6, "ok": 5, "failed": 1, "other_files": 1}  # 5 demo files and the broken one
     broken = next(r for r in lines[:-1] if r["path"].endswith("broken.puffin"))
     assert broken["ok"] is False and broken["rule"].startswith("puffin.")
     assert main(["scan", str(tmp_path / "d"), "--strict"]) == 1
