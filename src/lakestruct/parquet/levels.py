@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import numpy as np
 import numpy.typing as npt
@@ -139,7 +139,7 @@ def decode_hybrid(
     end: int | None = None,
     what: str = "levels",
     max_bw: int = 32,
-) -> tuple[npt.NDArray[np.uint64], int]:
+) -> tuple[npt.NDArray[np.unsignedinteger[Any]], int]:
     """Decode ``count`` values of the RLE/bit-packing hybrid from ``buf[start:end]``.
 
     Returns the values and the position after the last run read. Raises when the
@@ -205,14 +205,16 @@ def decode_hybrid(
             take = min(n, count - have)
             rle.append((have, take, value))
             have += take
+    # the narrowest unsigned dtype for the bit width (levels: uint8), so a long run costs 1 byte a value
+    odt: type[np.unsignedinteger[Any]] = np.uint8 if bw <= 8 else np.uint16 if bw <= 16 else np.uint32 if bw <= 32 else np.uint64
     if not bp and len(rle) == 1:
-        return np.full(count, rle[0][2], dtype=np.uint64), pos
-    out = np.empty(count, dtype=np.uint64)
+        return np.full(count, rle[0][2], dtype=odt), pos
+    out: npt.NDArray[np.unsignedinteger[Any]] = np.empty(count, dtype=odt)
     for dst, take, value in rle:
         out[dst : dst + take] = value
     if bp:
         if len(bp) == 1 and not rle:
-            return unpack_bits(slices[0], bw, count), pos
+            return unpack_bits(slices[0], bw, count).astype(odt, copy=False), pos
         # every run but a cut-short last one holds whole groups of 8 values = whole bytes
         packed = unpack_bits(b"".join(slices), bw, sum(c for _d, _t, c in bp))
         off = 0

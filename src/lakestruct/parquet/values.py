@@ -409,7 +409,8 @@ def _dictionary_page(spec: ChunkSpec, page: PageSpec, read: Callable[[int, int],
 
 
 def _check_count(n: int, page: PageSpec, pw: Where) -> None:
-    cap = max(MIN_VALUE_CAP, VALUES_PER_BYTE * max(page.uncompressed_size, page.compressed_size))
+    # relative to the stored bytes: a few compressed bytes may not claim billions of levels
+    cap = max(MIN_VALUE_CAP, VALUES_PER_BYTE * page.compressed_size)
     if n > cap:
         raise LimitError(
             f"page declares {n} values, more than its {page.compressed_size} bytes justify",
