@@ -86,22 +86,30 @@ def _accepted(kind: Any) -> tuple[int, ...]:
     return (STRUCT,)
 
 
-# per class: {field id: (name, kind, accepted wire types, converter or None)}, required names
-_PLANS: dict[type, tuple[dict[int, tuple[str, Any, tuple[int, ...]]], tuple[tuple[int, str], ...]]] = {}
+# per class: ({field id: (name, kind, accepted wire types, conversion code)}, required (fid, name) pairs)
+_PLANS: dict[type, tuple[dict[int, tuple[str, Any, tuple[int, ...], int]], tuple[tuple[int, str], ...]]] = {}
+_C_PLAIN, _C_RANGED, _C_STRING, _C_ENUM, _C_OTHER = range(5)
 
 
 def clear_cache() -> None:
     _PLANS.clear()
 
 
-def _plan(cls: type) -> tuple[dict[int, tuple[str, Any, tuple[int, ...]]], tuple[tuple[int, str], ...]]:
+def _code(kind: Any) -> int:
+    if isinstance(kind, str):
+        if kind == "string":
+            return _C_STRING
+        return _C_RANGED if kind in _RANGES else _C_PLAIN
+    return _C_ENUM if kind[0] == "enum" else _C_OTHER
+
+
+def _plan(cls: type) -> tuple[dict[int, tuple[str, Any, tuple[int, ...], int]], tuple[tuple[int, str], ...]]:
     p = _PLANS.get(cls)
     if p is None:
-        fields: dict[int, tuple[str, Any, tuple[int, ...]]] = {}
+        fields: dict[int, tuple[str, Any, tuple[int, ...], int]] = {}
         req: list[tuple[int, str]] = []
         for fid, name, kind, required in cls._THRIFT:  # type: ignore[attr-defined]
-            accepted = _accepted(kind)
-            fields[fid] = (name, kind, accepted)
+            fields[fid] = (name, kind, _accepted(kind), _code(kind))
             if required:
                 req.append((fid, name))
         p = (fields, tuple(req))
@@ -109,20 +117,45 @@ def _plan(cls: type) -> tuple[dict[int, tuple[str, Any, tuple[int, ...]]], tuple
     return p
 
 
+# Error paths are built only when an error is raised: a path is a str or a (parent path, child)
+# pair whose child is a field name or a list index.
+PathLike = Any
+
+
+def _ps(p: PathLike) -> str:
+    if isinstance(p, str):
+        return p
+    parent, child = p
+    base = _ps(parent)
+    if isinstance(child, int):
+        return f"{base}[{child}]"
+    return f"{base}.{child}" if base else child
+
+
+_ENUM_TABLES: dict[type, tuple[Any, ...] | None] = {}
+
+
 def _enum(e: type[IntEnum], v: int) -> IntEnum | int:
+    table = _ENUM_TABLES.get(e, ())
+    if table == ():
+        members = sorted(e, key=int)
+        table = tuple(members) if [int(m) for m in members] == list(range(len(members))) else None
+        _ENUM_TABLES[e] = table
+    if table is not None:
+        return table[v] if 0 <= v < len(table) else v
     try:
         return e(v)
     except ValueError:
         return v
 
 
-def _convert(kind: Any, t: int, v: Any, path: str, offset: int | None) -> Any:
+def _convert(kind: Any, t: int, v: Any, path: PathLike, offset: int | None) -> Any:
     if isinstance(kind, str):
         if kind == "string":
             try:
                 return v.decode("utf-8")
             except UnicodeDecodeError as e:
-                raise FormatError(f"string is not UTF-8: {e.reason}", rule="thrift.utf8", path=path, offset=offset) from None
+                raise FormatError(f"string is not UTF-8: {e.reason}", rule="thrift.utf8", path=_ps(path), offset=offset) from None
         return v
     tag = kind[0]
     if tag == "enum":
@@ -137,7 +170,7 @@ def _convert(kind: Any, t: int, v: Any, path: str, offset: int | None) -> Any:
         raise FormatError(
             f"list elements have wire type {TYPE_NAMES.get(rl.elem_type, rl.elem_type)}, expected {TYPE_NAMES[accepted[0]]}",
             rule="thrift.field-type",
-            path=path,
+            path=_ps(path),
             offset=offset,
         )
     if isinstance(ek, str) and ek != "string":
@@ -146,10 +179,17 @@ def _convert(kind: Any, t: int, v: Any, path: str, offset: int | None) -> Any:
             for i, item in enumerate(rl.items):
                 if not lo <= item <= hi:
                     raise FormatError(
-                        f"element {item} is out of the {ek} range", rule="thrift.field-range", path=f"{path}[{i}]", offset=offset
+                        f"element {item} is out of the {ek} range", rule="thrift.field-range", path=_ps((path, i)), offset=offset
                     )
         return tuple(rl.items)
-    return tuple(_convert(ek, rl.elem_type, item, f"{path}[{i}]", offset) for i, item in enumerate(rl.items))
+    et = rl.elem_type
+    if not isinstance(ek, str) and ek[0] == "struct":
+        sub = ek[1]
+        return tuple([from_raw(sub, item, path=(path, i), offset=offset) for i, item in enumerate(rl.items)])
+    if not isinstance(ek, str) and ek[0] == "enum":
+        enum_cls = ek[1]
+        return tuple([_enum(enum_cls, item) for item in rl.items])
+    return tuple([_convert(ek, et, item, (path, i), offset) for i, item in enumerate(rl.items)])
 
 
 def _defaults(cls: type) -> dict[str, Any]:
@@ -178,7 +218,7 @@ def make(cls: type[M], values: dict[str, Any]) -> M:
     return obj
 
 
-def from_raw(cls: type[M], raw: RawStruct, *, path: str = "", offset: int | None = None) -> M:
+def from_raw(cls: type[M], raw: RawStruct, *, path: PathLike = "", offset: int | None = None) -> M:
     """Build ``cls`` from decoded fields. ``offset`` (of the struct) is reported in errors."""
     fields, required = _plan(cls)
     kwargs: dict[str, Any] = {}
@@ -188,38 +228,39 @@ def from_raw(cls: type[M], raw: RawStruct, *, path: str = "", offset: int | None
         if spec is None:
             unknown.append((fid, t, v))
             continue
-        name, kind, accepted = spec
+        name, kind, accepted, code = spec
         if t not in accepted:
             # Thrift semantics: a field whose wire type does not match the IDL is skipped
             # (kept here); a required one is then reported missing below.
             unknown.append((fid, t, v))
             continue
-        if kind in _PLAIN:
-            if kind in _RANGES:
-                lo, hi = _RANGES[kind]
-                if not lo <= v <= hi:
-                    raise FormatError(
-                        f"field {fid} ({name}) = {v} is out of the {kind} range",
-                        rule="thrift.field-range",
-                        path=f"{path}.{name}" if path else name,
-                        offset=offset,
-                    )
+        if code == _C_PLAIN:
             kwargs[name] = v
-        elif kind == "string":
+        elif code == _C_ENUM:
+            kwargs[name] = _enum(kind[1], v)
+        elif code == _C_RANGED:
+            lo, hi = _RANGES[kind]
+            if not lo <= v <= hi:
+                raise FormatError(
+                    f"field {fid} ({name}) = {v} is out of the {kind} range",
+                    rule="thrift.field-range",
+                    path=_ps((path, name)),
+                    offset=offset,
+                )
+            kwargs[name] = v
+        elif code == _C_STRING:
             try:
                 kwargs[name] = v.decode("utf-8")
             except UnicodeDecodeError:
-                kwargs[name] = _convert(kind, t, v, f"{path}.{name}" if path else name, offset)  # raises
-        elif kind[0] == "enum":
-            kwargs[name] = _enum(kind[1], v)
+                kwargs[name] = _convert(kind, t, v, (path, name), offset)  # raises
         else:
-            kwargs[name] = _convert(kind, t, v, f"{path}.{name}" if path else name, offset)
+            kwargs[name] = _convert(kind, t, v, (path, name), offset)
     for fid, name in required:
         if name not in kwargs:
             raise FormatError(
                 f"required field {fid} ({name}) of {cls.__name__} is missing",
                 rule="thrift.required-field",
-                path=f"{path}.{name}" if path else name,
+                path=_ps((path, name)),
                 offset=offset,
             )
     if unknown:
