@@ -372,3 +372,19 @@ def test_parquet_page_header_type_matches(obj: Any) -> None:
         )
     if want.dictionary_page_header is not None:
         assert v.dictionary_page_header.num_values == want.dictionary_page_header.num_values
+
+
+def test_windowed_walk_matches_whole_chunk_reads(corpus: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Chunks larger than CHUNK_READ_MAX are walked through header windows: same pages, bounded reads."""
+    from lakestruct.parquet import read as pread
+    from lakestruct.source import open_source
+
+    path = corpus / "parquet-testing" / "data" / "alltypes_tiny_pages_plain.parquet"
+    want = list(ls.parquet.open(path).pages())
+    monkeypatch.setattr(pread, "CHUNK_READ_MAX", 1024)
+    monkeypatch.setattr(pread, "HEADER_WINDOW", 256)
+    src = open_source(path)
+    pq = ls.parquet.open(src)
+    got = list(pq.pages())
+    assert got == want
+    assert src.reads <= 2 * len(want) + 2 * len(pq.columns()) + 1
