@@ -388,3 +388,26 @@ def test_windowed_walk_matches_whole_chunk_reads(corpus: Path, monkeypatch: pyte
     got = list(pq.pages())
     assert got == want
     assert src.reads <= 2 * len(want) + 2 * len(pq.columns()) + 1
+
+
+def test_parquet_ksy_walks_every_data_file(corpus: Path) -> None:
+    """parquet.ksy on every data/ file (up to 1,000 pages): the same pages (type, sizes, and the very
+    body bytes, which pins their offsets) as the reader."""
+    n_files = 0
+    for path in _data_files(corpus):
+        data = path.read_bytes()
+        pq = ls.parquet.open(data)
+        pages = list(pq.pages())
+        if len(pages) > 1000:
+            continue
+        ours = [(p.row_group, p.column, int(p.header.type), p.compressed_size, p.uncompressed_size, pq.read_page_body(p)) for p in pages]
+        ks = KsParquet(KaitaiStream(io.BytesIO(data)))
+        theirs = [
+            (rgi, ci, int(pg.view.type), pg.view.compressed_page_size, pg.view.uncompressed_page_size, bytes(pg.body))
+            for rgi, rg in enumerate(ks.file_meta_data.row_groups)
+            for ci, cc in enumerate(rg.columns)
+            for pg in cc.pages.pages
+        ]
+        assert theirs == ours, path
+        n_files += 1
+    assert n_files >= 70
