@@ -7,8 +7,8 @@
    ``compressed_page_size`` and seeking past the body, as ``fastparquet.core`` does).
    Goal >= 1.0x.
 2. Footer parse of a 10,000-column file: ``lakestruct.parquet.open`` (typed FileMetaData)
-   against pyarrow's ``pq.read_metadata``; the goal is "well under a second" (the time
-   is in the detail; the ratio vs pyarrow is reported, goal 0 = informational).
+   against a 1 s budget (goal: at least 2x under it, "well under a second") and, for the
+   record, against pyarrow's ``pq.read_metadata`` (goal 0 = informational).
 3. The same scan on the pure-Python twin and on the Kaitai engine, informational.
 """
 
@@ -121,6 +121,15 @@ def run() -> list[Result]:
         t_meta = best_of(lambda: lp.open(path), repeat=5)
         t_pa = best_of(lambda: papq.read_metadata(path), repeat=5)
     flen = lp.open(wide).footer.length
+    results.append(
+        Result(
+            "footer parse, 10,000 columns, vs a 1 s budget",
+            "1 s budget",
+            1.0 / t_meta,
+            2.0,  # "well under a second": at least twice as fast as the budget
+            f"ours {t_meta * 1e3:.0f} ms, first call {first * 1e3:.0f} ms",
+        )
+    )
     results.append(
         Result(
             "footer parse, 10,000 columns",
