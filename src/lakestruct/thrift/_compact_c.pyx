@@ -11,6 +11,7 @@ paths give identical results; tests/thrift/test_compiled.py checks it on random 
 
 cimport cython
 from cpython.bytes cimport PyBytes_FromStringAndSize
+from cpython.dict cimport PyDict_Copy
 from cpython.object cimport PyObject, PyObject_GenericSetDict, PyTypeObject
 cdef extern from "Python.h":
     dict _PyDict_NewPresized(Py_ssize_t minused)
@@ -479,6 +480,7 @@ cdef tuple _scan(_Reader r, _Plan cp, Py_ssize_t buf_off, Py_ssize_t pos, Py_ssi
     cdef int64_t csz, usz
     cdef Py_ssize_t blen = r.end
     cdef dict pd
+    cdef dict template = {"row_group": row_group, "column": column, "index": None, "offset": None, "header_size": None, "header": None}
     while pos < end:
         rel = pos - buf_off
         if rel < 0 or rel >= blen:
@@ -497,9 +499,7 @@ cdef tuple _scan(_Reader r, _Plan cp, Py_ssize_t buf_off, Py_ssize_t pos, Py_ssi
         if page_end > end:
             break
         page = (<PyTypeObject*>page_cls).tp_new(page_cls, <PyObject*>_EMPTY, NULL)
-        pd = _PyDict_NewPresized(6)
-        pd["row_group"] = row_group
-        pd["column"] = column
+        pd = PyDict_Copy(template)  # keys in place (a copy clones the key table): only values change
         pd["index"] = index
         pd["offset"] = pos
         pd["header_size"] = hsize
