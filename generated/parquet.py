@@ -1280,6 +1280,7 @@ class Parquet(KaitaiStruct):
 
 
     class FooterTail(KaitaiStruct):
+        """The last 8 bytes of the file, read first to find the footer."""
         def __init__(self, _io, _parent=None, _root=None):
             super(Parquet.FooterTail, self).__init__(_io)
             self._parent = _parent

@@ -53,6 +53,7 @@ instances:
     doc: Typed view of the footer.
 types:
   footer_tail:
+    doc: The last 8 bytes of the file, read first to find the footer.
     -webide-representation: 'footer {len_footer:dec} bytes'
     seq:
       - id: len_footer
