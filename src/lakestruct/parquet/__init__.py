@@ -9,7 +9,7 @@ plus levels and values (data; see ``levels``/``values``).
 
 from __future__ import annotations
 
-from . import model
+from . import assembly, bloom, compression, encodings, levels, model, values
 from .model import (
     ColumnChunk,
     ColumnIndex,
@@ -34,10 +34,13 @@ from .read import (
     open,
     parse_footer,
 )
+from .values import ChunkData, PageData, column_levels, column_values, read_column, read_rows
 
 __all__ = [
     "MAGIC",
     "MAGIC_ENCRYPTED",
+    "ChunkData",
+    "PageData",
     "ColumnChunk",
     "ColumnDescriptor",
     "ColumnIndex",
@@ -52,9 +55,19 @@ __all__ = [
     "RowGroup",
     "SchemaElement",
     "Statistics",
+    "assembly",
+    "bloom",
+    "column_levels",
+    "column_values",
+    "compression",
     "decode_page_header",
+    "encodings",
+    "levels",
     "leaf_columns",
     "model",
     "open",
     "parse_footer",
+    "read_column",
+    "read_rows",
+    "values",
 ]
