@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import io
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import IO, Any, Union
 
-from .errors import SourceError, TruncatedError
+from .errors import FormatError, SourceError, TruncatedError
 
-__all__ = ["ByteSource", "SourceLike", "open_source", "RangeReader"]
+__all__ = ["ByteSource", "SourceLike", "open_source", "RangeReader", "closing_on_error"]
 
 SourceLike = Union["ByteSource", str, "os.PathLike[str]", bytes, bytearray, memoryview, IO[bytes]]
 
@@ -140,6 +142,20 @@ class FsspecSource(ByteSource):
             return bytes(self._fs.cat_file(self._path, start=offset, end=offset + length))
         except Exception as e:
             raise SourceError(f"{self.name}: range read {offset}+{length} failed: {e}") from e
+
+
+@contextmanager
+def closing_on_error(source: ByteSource) -> Iterator[None]:
+    """For readers' constructors: if the block raises, close ``source`` (the reader
+    will never be returned to close it) and name it in a :class:`FormatError`."""
+    try:
+        yield
+    except FormatError as e:
+        source.close()
+        raise e.with_source(source.name) from None
+    except BaseException:
+        source.close()
+        raise
 
 
 def _is_url(s: str) -> bool:

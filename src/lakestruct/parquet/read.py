@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..errors import FormatError, MagicError, TruncatedError
-from ..source import ByteSource, SourceLike, open_source
+from ..source import ByteSource, SourceLike, closing_on_error, open_source
 from ..thrift import compact
 from ..thrift import kaitai as thrift_kaitai
 from ..thrift.typed import decode_model, from_raw
@@ -287,14 +287,8 @@ class ParquetFile:
         self._columns: list[ColumnDescriptor] | None = None
         #: tolerated discrepancies met while walking (FormatErrors not raised)
         self.warnings: list[FormatError] = []
-        try:
+        with closing_on_error(self.source):
             self.footer, self.metadata = self._read_footer(max(tail_hint, MIN_FILE_SIZE))
-        except FormatError as e:
-            self.source.close()
-            raise e.with_source(self.source.name) from None
-        except BaseException:
-            self.source.close()
-            raise
 
     # -- footer -----------------------------------------------------------------------------
     def _read_footer(self, tail_hint: int) -> tuple[FooterInfo, FileMetaData]:

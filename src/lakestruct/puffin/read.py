@@ -18,7 +18,7 @@ from .. import codecs
 from .._generated.puffin import Puffin as _KsPuffin
 from .._kaitai import kaitai_call
 from ..errors import FormatError, TruncatedError
-from ..source import ByteSource, RangeReader, SourceLike, open_source
+from ..source import ByteSource, RangeReader, SourceLike, closing_on_error, open_source
 from .model import MAGIC, BlobMetadata, FooterInfo, PuffinFile
 
 __all__ = ["PuffinReader", "open", "read", "parse_footer_payload", "DEFAULT_TAIL_HINT"]
@@ -149,14 +149,8 @@ class PuffinReader:
         self.source: ByteSource = open_source(source)
         self.max_blob_size = max_blob_size
         self._header_checked = False
-        try:
+        with closing_on_error(self.source):
             self.footer, self.metadata = self._read_footer(max(tail_hint, MIN_FILE_SIZE))
-        except FormatError as e:
-            self.source.close()
-            raise e.with_source(self.source.name) from None
-        except BaseException:
-            self.source.close()
-            raise
 
     # -- footer ---------------------------------------------------------------------------
     def _read_footer(self, tail_hint: int) -> tuple[FooterInfo, PuffinFile]:
