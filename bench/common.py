@@ -12,9 +12,13 @@ class Result:
     name: str  # what is measured
     peer: str  # the named peer it is compared with
     ratio: float  # how many times better lakestruct is (peer time / our time, or a memory ratio)
-    goal: float  # the ratio the issue asks for
+    goal: float  # the ratio the issue asks for; 0 = informational (no goal)
     detail: str = ""
     higher_is_better: bool = True
+
+    @property
+    def informational(self) -> bool:
+        return self.goal == 0
 
     @property
     def met(self) -> bool:
@@ -22,6 +26,8 @@ class Result:
 
     @property
     def goal_text(self) -> str:
+        if self.informational:
+            return "-"
         return f"{'>=' if self.higher_is_better else '<='}{self.goal:g}"
 
 

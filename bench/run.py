@@ -36,7 +36,7 @@ def main(argv: list[str]) -> int:
     width = max((len(r.name) for r in results), default=10)
     print(f"{'benchmark'.ljust(width)}  {'peer':<28} {'ratio':>8}  {'goal':>7}  verdict  detail")
     for r in results:
-        verdict = "met" if r.met else "MISSED"
+        verdict = "info" if r.informational else ("met" if r.met else "MISSED")
         print(f"{r.name.ljust(width)}  {r.peer:<28} {r.ratio:8.2f}  {r.goal_text:>7}  {verdict:<7}  {r.detail}")
     return 0
 
