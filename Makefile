@@ -52,8 +52,8 @@ test: install check-gen lint typecheck
 bench: install
 	LAKESTRUCT_SHARED=$(SHARED) $(PY) bench/run.py
 
-# The main job on embedded defaults: write sample files with lakestruct itself, then
-# scan them and the shared corpus (when present) and inspect the seed's Puffin file.
+# The main job on embedded defaults: write sample files with lakestruct itself, scan them and the
+# shared corpus (when present), inspect the Puffin files, and show the seed's nested Parquet levels.
 run: install
 	@mkdir -p out
 	$(VENV)/bin/lakestruct demo out/demo
@@ -61,6 +61,8 @@ run: install
 	$(VENV)/bin/lakestruct puffin inspect out/demo/lz4-footer.puffin
 	$(VENV)/bin/lakestruct puffin inspect out/demo/deletes.puffin
 	$(VENV)/bin/lakestruct puffin inspect out/demo/stats.puffin
+	@seed=$(SHARED)/corpus/seed-files/nested.parquet; if [ -f $$seed ]; then \
+	  $(VENV)/bin/lakestruct parquet levels $$seed --column nest.repeated.nest.repeated; fi
 
 clean:
 	rm -rf out build dist .mypy_cache .ruff_cache .pytest_cache src/*.egg-info
