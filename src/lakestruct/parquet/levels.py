@@ -24,6 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import FormatError, TruncatedError
+from ..thrift.compact import Encoder
 
 __all__ = [
     "Where",
@@ -249,16 +250,8 @@ def decode_bit_packed_legacy(
 # --------------------------------------------------------------------------- encoders
 
 
-def _uvarint(n: int) -> bytes:
-    out = bytearray()
-    while True:
-        b = n & 0x7F
-        n >>= 7
-        if n:
-            out.append(b | 0x80)
-        else:
-            out.append(b)
-            return bytes(out)
+#: ULEB128 run headers: the same varint as Thrift's compact protocol.
+_uvarint = Encoder.varint
 
 
 def _pack_lsb(values: Sequence[int], bw: int) -> bytes:
