@@ -20,9 +20,9 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import puffin
-from ..errors import ChecksumError, FormatError, MagicError, TruncatedError
+from ..errors import ChecksumError, FormatError, LimitError, MagicError, TruncatedError
 from ..puffin.model import DELETION_VECTOR_V1, BlobMetadata
-from ..roaring.read import Impl, decode_roaring32, decode_roaring64
+from ..roaring.read import DEFAULT_MAX_POSITIONS, Impl, decode_roaring32, decode_roaring64
 from ..source import ByteSource, SourceLike, open_source
 from .model import MAGIC, DeletionVector
 
@@ -81,13 +81,37 @@ def _split_envelope(
 
 def decode_blob(
     blob: bytes | bytearray | memoryview, *, base_offset: int = 0, path: str = "", impl: Impl = "auto",
-    max_positions: int | None = None,
+    max_positions: int | None = DEFAULT_MAX_POSITIONS,
 ) -> npt.NDArray[np.int64]:
     """Sorted positions (int64) of a bare ``deletion-vector-v1`` blob, every rule checked."""
     vector, _ = _split_envelope(blob, base_offset=base_offset, path=path)
     vpath = f"{path}.vector" if path else "vector"
     out = decode_roaring64(vector, iceberg=True, base_offset=base_offset + 8, path=vpath, impl=impl, max_positions=max_positions)
     return out.view(np.int64)
+
+
+def decode_within_cardinality(
+    raw: bytes, card: int, *, blob_offset: int, index: int, where: int | None, impl: Impl = "auto",
+    max_positions: int | None = DEFAULT_MAX_POSITIONS,
+) -> npt.NDArray[np.int64]:
+    """Decode a Puffin DV blob whose footer says it holds ``card`` positions.
+
+    The vector may not hold more than the footer says: that is checked before the
+    output is allocated, so a small blob whose run containers claim billions of
+    positions costs nothing (``deletion-vector.cardinality``).
+    """
+    limit = card if max_positions is None else min(card, max_positions)
+    try:
+        pos = decode_blob(raw, base_offset=blob_offset, path=f"blobs[{index}]", impl=impl, max_positions=limit)
+    except LimitError as e:
+        if limit < card:
+            raise
+        raise _meta_err(f"Invalid cardinality: the blob's property says {card}, but {e.message}", "deletion-vector.cardinality",
+                        f"footer.payload.blobs[{index}].properties.cardinality", where) from None
+    if pos.size != card:
+        raise _meta_err(f"Invalid cardinality: the blob's property says {card}, the vector holds {pos.size} positions",
+                        "deletion-vector.cardinality", f"footer.payload.blobs[{index}].properties.cardinality", where)
+    return pos
 
 
 def _meta_err(msg: str, rule: str, path: str, offset: int | None) -> FormatError:
@@ -127,14 +151,13 @@ def _read_dv_blob(pf: puffin.PuffinReader, i: int, *, impl: Impl, max_positions:
     where = pf.footer.payload_offset
     ref, card = check_blob_metadata(blob, index=i, where=where)
     raw = pf.read_blob(i)
-    pos = decode_blob(raw, base_offset=blob.offset, path=f"blobs[{i}]", impl=impl, max_positions=max_positions)
-    if pos.size != card:
-        raise _meta_err(f"Invalid cardinality: the blob's property says {card}, the vector holds {pos.size} positions",
-                        "deletion-vector.cardinality", f"footer.payload.blobs[{i}].properties.cardinality", where)
+    pos = decode_within_cardinality(raw, card, blob_offset=blob.offset, index=i, where=where, impl=impl, max_positions=max_positions)
     return DeletionVector(pos, ref, blob.offset, blob.length, blob.properties)
 
 
-def read_deletion_vectors(source: SourceLike, *, impl: Impl = "auto", max_positions: int | None = None) -> dict[str, DeletionVector]:
+def read_deletion_vectors(
+    source: SourceLike, *, impl: Impl = "auto", max_positions: int | None = DEFAULT_MAX_POSITIONS
+) -> dict[str, DeletionVector]:
     """Every ``deletion-vector-v1`` blob of a Puffin file, by referenced data file (other blob types are skipped)."""
     with puffin.open(source) as pf:
         try:
@@ -156,7 +179,7 @@ def read_deletion_vectors(source: SourceLike, *, impl: Impl = "auto", max_positi
 
 def read_deletion_vector(
     source: SourceLike, *, offset: int, length: int, record_count: int | None = None, referenced_data_file: str | None = None,
-    impl: Impl = "auto", max_positions: int | None = None,
+    impl: Impl = "auto", max_positions: int | None = DEFAULT_MAX_POSITIONS,
 ) -> DeletionVector:
     """The DV an Iceberg manifest entry points at: ``content_offset``/``content_size_in_bytes`` of a Puffin file.
 
@@ -188,7 +211,7 @@ def read_deletion_vector(
 
 def read_delta_deletion_vector(
     source: SourceLike, *, offset: int, size_in_bytes: int, cardinality: int | None = None, impl: Impl = "auto",
-    max_positions: int | None = None,
+    max_positions: int | None = DEFAULT_MAX_POSITIONS,
 ) -> DeletionVector:
     """A DV stored in a Delta Lake deletion-vector file, located by its ``_delta_log`` descriptor.
 

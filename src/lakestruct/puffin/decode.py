@@ -68,18 +68,10 @@ def decode_blob(reader: PuffinReader, index: int) -> DecodedBlob:
     where = reader.footer.payload_offset
     try:
         if blob.type == DELETION_VECTOR_V1:
-            from ..deletes import DeletionVector, check_blob_metadata
-            from ..deletes import decode_blob as decode_dv
+            from ..deletes import DeletionVector, check_blob_metadata, decode_within_cardinality
 
             ref, card = check_blob_metadata(blob, index=index, where=where)
-            positions = decode_dv(reader.read_blob(index), base_offset=blob.offset, path=f"blobs[{index}]")
-            if positions.size != card:
-                raise FormatError(
-                    f"the blob's 'cardinality' property says {card}, the vector holds {positions.size} positions",
-                    rule="deletion-vector.cardinality",
-                    path=f"footer.payload.blobs[{index}].properties.cardinality",
-                    offset=where,
-                )
+            positions = decode_within_cardinality(reader.read_blob(index), card, blob_offset=blob.offset, index=index, where=where)
             dv = DeletionVector(positions, ref, blob.offset, blob.length, blob.properties)
             return DecodedBlob(index, blob.type, deletion_vector=dv)
         if blob.type == THETA_V1:

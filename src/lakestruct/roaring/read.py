@@ -31,7 +31,13 @@ except ImportError:  # pragma: no cover - pure-Python install
     _decode_c = None
     HAVE_C = False
 
+#: Positions a decode may produce unless the caller says otherwise (2 GiB of output). A run
+#: container turns 10 input bytes into 65,536 values, so the input size alone cannot bound the
+#: output; pass ``max_positions=None`` to lift the limit for a vector you trust.
+DEFAULT_MAX_POSITIONS = 1 << 28
+
 __all__ = [
+    "DEFAULT_MAX_POSITIONS",
     "HAVE_C",
     "Impl",
     "decode_roaring32",
@@ -66,7 +72,7 @@ def decode_roaring64(
     base_offset: int = 0,
     path: str = "",
     allow_trailing: bool = False,
-    max_positions: int | None = None,
+    max_positions: int | None = DEFAULT_MAX_POSITIONS,
     impl: Impl = "auto",
 ) -> npt.NDArray[np.uint64]:
     """All values of a 64-bit portable Roaring bitmap, sorted, as a uint64 array.
@@ -74,6 +80,8 @@ def decode_roaring64(
     ``iceberg=True`` adds Iceberg's key limits (keys ``<= 2^31 - 2``, so every
     value fits a non-negative int64). ``base_offset`` is the absolute offset of
     ``data`` in its file (for error offsets); ``path`` prefixes field paths.
+    More than ``max_positions`` values raise ``roaring.max-positions`` before any
+    allocation.
     """
     if _pick(impl):
         assert _decode_c is not None
@@ -90,7 +98,7 @@ def decode_roaring32(
     base_offset: int = 0,
     path: str = "",
     allow_trailing: bool = False,
-    max_positions: int | None = None,
+    max_positions: int | None = DEFAULT_MAX_POSITIONS,
     impl: Impl = "auto",
 ) -> npt.NDArray[np.uint32]:
     """All values of a 32-bit portable Roaring bitmap, sorted, as a uint32 array."""
