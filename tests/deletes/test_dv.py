@@ -82,13 +82,14 @@ def test_api() -> None:
     blob, props = encode_deletion_vector((p for p in [9, 1, 3, 2**33 + 5]), "f.parquet")  # a generator is read once
     assert blob == dv.to_blob() and props == {"referenced-data-file": "f.parquet", "cardinality": "4"}
     assert "cardinality=4" in repr(dv) and dv.to_json()["first"] == [1, 3, 9, 2**33 + 5]
+    assert MAX_POSITION == 0x7FFFFFFE_80000000  # Iceberg Java's RoaringPositionBitmap.MAX_POSITION
     for bad in ([-1], [MAX_POSITION + 1], [1.5], "abc"):
         with pytest.raises(UsageError):
             encode_deletion_vector_blob(bad)
     with pytest.raises(UsageError):  # Java would need 2^31 - 1 bitmaps for the gaps; we refuse instead
         encode_deletion_vector_blob([MAX_POSITION])
-    compact = wrap_vector(encode64([5, MAX_POSITION], fill_gaps=False))  # readers accept missing keys
-    assert DeletionVector.from_blob(compact).positions().tolist() == [5, MAX_POSITION]
+    compact = wrap_vector(encode64([5, MAX_POSITION, MAX_POSITION + 1], fill_gaps=False))  # readers accept missing keys
+    assert DeletionVector.from_blob(compact).positions().tolist() == [5, MAX_POSITION, MAX_POSITION + 1]  # and keys only
 
 
 @pytest.mark.parametrize("impl", IMPLS)

@@ -22,8 +22,10 @@ __all__ = ["DeletionVector", "MAGIC", "MAX_POSITION"]
 
 #: The 4 magic bytes that open the vector (int 1681511377 written little-endian).
 MAGIC = bytes.fromhex("d1d33964")
-#: Largest position Iceberg Java accepts: key 2^31-2, low word 0xFFFFFFFF.
-MAX_POSITION = ((2**31 - 2) << 32) | 0xFFFFFFFF
+#: Largest position Iceberg Java's writer accepts (``RoaringPositionBitmap.MAX_POSITION`` =
+#: ``toPosition(Integer.MAX_VALUE - 1, Integer.MIN_VALUE)``): key 2^31-2, low word 0x80000000.
+#: Readers check keys only (key <= 2^31-2), as Java's deserializer does.
+MAX_POSITION = ((2**31 - 2) << 32) | 0x80000000
 
 
 @dataclass(frozen=True, eq=False)

@@ -39,7 +39,7 @@ def check_positions(positions: Any) -> npt.NDArray[np.uint64]:
         return positions.positions().view(np.uint64)
     pos = normalize_positions(positions)
     if pos.size and int(pos[-1]) > MAX_POSITION:
-        raise UsageError(f"position {int(pos[-1])} exceeds Iceberg's maximum {MAX_POSITION} (key 2^31-2)")
+        raise UsageError(f"position {int(pos[-1])} exceeds Iceberg Java's maximum {MAX_POSITION} (0x7FFFFFFE80000000)")
     return pos
 
 
