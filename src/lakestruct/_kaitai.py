@@ -9,17 +9,24 @@ offset reported is where the offending field starts.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 import kaitaistruct
 
 from ._generated._rules import RULES
 from .errors import FormatError, MagicError, TruncatedError
-from .source import RangeReader
 
 __all__ = ["kaitai_call"]
 
 T = TypeVar("T")
+
+#: kaitaistruct checks reads of this size against the stream size before reading; smaller
+#: reads are attempted, and a short one consumes the bytes that were there.
+_RUNTIME_PRECHECK = 8 * 1024 * 1024
+
+
+class Tellable(Protocol):
+    def tell(self) -> int: ...
 
 
 def _lookup(spec: str, src_path: str | None) -> tuple[str, str, int | None] | None:
@@ -35,7 +42,7 @@ def _lookup(spec: str, src_path: str | None) -> tuple[str, str, int | None] | No
     return None
 
 
-def kaitai_call(spec: str, reader: RangeReader | None, fn: Callable[[], T], *, path: str = "") -> T:
+def kaitai_call(spec: str, reader: Tellable | None, fn: Callable[[], T], *, path: str = "") -> T:
     """Run ``fn`` (which drives a generated parser) and translate Kaitai errors.
 
     ``reader`` is the stream the parser reads from, used to report the offset of
@@ -66,6 +73,8 @@ def kaitai_call(spec: str, reader: RangeReader | None, fn: Callable[[], T], *, p
         raise cls(msg, rule=rule, path=field, offset=offset) from None
     except kaitaistruct.EndOfStreamError as e:
         offset = reader.tell() if reader is not None else None
+        if offset is not None and e.bytes_needed < _RUNTIME_PRECHECK:
+            offset -= e.bytes_available  # report where the read that ran out started
         raise TruncatedError(
             f"input ends early: needs {e.bytes_needed} more bytes, {e.bytes_available} available",
             rule=f"{spec}.truncated",

@@ -308,3 +308,14 @@ def test_oversized_input_is_refused_before_reading(tmp_path: Path) -> None:
     with pytest.raises(LimitError) as ei:
         ThetaSketch.from_bytes(big)
     assert ei.value.rule == "theta_compact.size-limit" and ei.value.source == str(big)
+
+
+def test_truncated_v4_deltas_report_where_the_deltas_start() -> None:
+    data = ThetaSketch.from_hashes(range(1, 3000, 13), theta=1 << 50).to_bytes(4)
+    pre_longs, num_entries_bytes = data[0] & 0x3F, data[4]
+    deltas_at = 8 * pre_longs + num_entries_bytes  # preamble, then the retained count, then the packed deltas
+    for cut in (1, 3, len(data) - deltas_at - 1):
+        with pytest.raises(FormatError) as ei:
+            ThetaSketch.from_bytes(data[:-cut])
+        assert ei.value.rule == "theta_compact.truncated"
+        assert ei.value.offset == deltas_at, (cut, str(ei.value))

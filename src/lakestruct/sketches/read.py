@@ -64,7 +64,7 @@ def read_theta(data: SourceLike, *, seed: int | None = DEFAULT_SEED, allow_trail
 def _parse(buf: io.BytesIO, fn: Callable[[], T], path: str) -> T:
     """Run the generated parser on an in-memory stream; errors get the stream position as offset."""
     try:
-        return kaitai_call(SPEC, None, fn, path=path)
+        return kaitai_call(SPEC, buf, fn, path=path)
     except FormatError as e:
         if e.offset is None:
             e.offset = buf.tell()
