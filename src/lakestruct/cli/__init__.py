@@ -11,7 +11,7 @@ import sys
 from collections.abc import Sequence
 
 from .. import __version__
-from ..errors import LakestructError
+from ..errors import LakestructError, UsageError
 from . import deletes, demo, parquet, puffin, scan
 
 __all__ = ["main"]
@@ -42,6 +42,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         rc: int = args.func(args)
         return rc
+    except UsageError as e:  # arguments that name nothing in the file (a column, a row group)
+        print(f"lakestruct: error: {e}", file=sys.stderr)
+        return 2
     except LakestructError as e:
         print(f"lakestruct: error: {e}", file=sys.stderr)
         return 1

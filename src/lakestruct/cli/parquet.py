@@ -75,10 +75,16 @@ def _open(path: str) -> ParquetFile:
     return parquet.open(path)
 
 
-def _column_arg(pq: ParquetFile, value: str | None) -> int | None:
+def _column_arg(pq: ParquetFile, value: str | None, row_group: int | None = None) -> int | None:
+    """The leaf index ``--column`` names (a dotted path or an index); checks ``--row-group`` too."""
+    if row_group is not None and not 0 <= row_group < pq.num_row_groups:
+        raise UsageError(f"--row-group {row_group}: the file has {pq.num_row_groups} row group(s)")
     if value is None:
         return None
     if value.isdigit():
+        n = len(pq.columns())
+        if int(value) >= n:
+            raise UsageError(f"--column {value}: the file has {n} leaf column(s) (0..{n - 1})")
         return pq.column(int(value)).index
     try:
         return pq.column(value).index
@@ -218,7 +224,7 @@ def pages_json(pq: ParquetFile, row_group: int | None, column: int | None) -> di
 
 def _pages(args: argparse.Namespace) -> int:
     with _open(args.file) as pq:
-        col = _column_arg(pq, args.column)
+        col = _column_arg(pq, args.column, args.row_group)
         if args.json:
             _emit(pages_json(pq, args.row_group, col))
             return 0
@@ -239,7 +245,7 @@ def _pages(args: argparse.Namespace) -> int:
                     _s(p.num_rows),
                     str(p.compressed_size),
                     str(p.uncompressed_size),
-                    _s(p.crc),
+                    "" if p.crc is None else f"{p.crc & 0xFFFFFFFF:08x}",
                     "yes" if p.statistics is not None else "",
                 ]
             )
@@ -283,7 +289,7 @@ def _index(args: argparse.Namespace) -> int:
     from ..parquet.index import check_offset_index
 
     with _open(args.file) as pq:
-        col = _column_arg(pq, args.column)
+        col = _column_arg(pq, args.column, args.row_group)
         if args.json:
             _emit(index_json(pq, args.row_group, col))
             return 0
@@ -365,7 +371,7 @@ def bloom_json(pq: ParquetFile, row_group: int | None, column: int, values: list
 
 def _bloom(args: argparse.Namespace) -> int:
     with _open(args.file) as pq:
-        col = _column_arg(pq, args.column)
+        col = _column_arg(pq, args.column, args.row_group)
         if col is None:
             raise UsageError("--column is required for bloom")
         doc = bloom_json(pq, args.row_group, col, args.value, args.hex)

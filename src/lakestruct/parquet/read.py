@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import itertools
 import struct
+import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..errors import FormatError, MagicError, TruncatedError
+from ..errors import ChecksumError, FormatError, MagicError, TruncatedError
 from ..source import ByteSource, SourceLike, closing_on_error, open_source
 from ..thrift import compact
 from ..thrift import kaitai as thrift_kaitai
@@ -534,7 +535,7 @@ class ParquetFile:
         """Every structural check: the schema, every page header of every chunk, pages tiling
         each chunk exactly (``parquet.chunk-size``, kept as a warning when the stated size is
         short), data-page value counts summing to ``num_values`` (``parquet.chunk-num-values``),
-        and each OffsetIndex against the walk. Encrypted columns raise :class:`EncryptedError`.
+        each OffsetIndex against the walk, and every page CRC that is present (``parquet.page-crc``). Encrypted columns raise :class:`EncryptedError`.
         Returns the number of pages."""
         from .index import check_offset_index
 
@@ -574,8 +575,26 @@ class ParquetFile:
                         source=self.name,
                     )
                 check_offset_index(self, rg, col, pages)
+                for page in pages:
+                    self.check_page_crc(page)
                 n += len(pages)
         return n
+
+    def check_page_crc(self, page: Page) -> None:
+        """A page header's optional ``crc``: CRC-32 (gzip's) of the page body as stored
+        (``parquet.page-crc``). Pages without one pass."""
+        if page.crc is None:
+            return
+        stored = page.crc & 0xFFFFFFFF  # a Thrift i32: the bit pattern is the CRC
+        actual = zlib.crc32(self.read_page_body(page)) & 0xFFFFFFFF
+        if actual != stored:
+            raise ChecksumError(
+                f"page header says CRC-32 {stored:#010x}, the {page.compressed_size} stored body bytes give {actual:#010x}",
+                rule="parquet.page-crc",
+                path=f"row_groups[{page.row_group}].columns[{page.column}].pages[{page.index}].header.crc",
+                offset=page.offset,
+                source=self.name,
+            )
 
     # -- page index, bloom filters -----------------------------------------------------------
     def column_index(self, row_group: int, column: int | str) -> ColumnIndex | None:
