@@ -535,7 +535,8 @@ class ParquetFile:
         """Every structural check: the schema, every page header of every chunk, pages tiling
         each chunk exactly (``parquet.chunk-size``, kept as a warning when the stated size is
         short), data-page value counts summing to ``num_values`` (``parquet.chunk-num-values``),
-        each OffsetIndex against the walk, and every page CRC that is present (``parquet.page-crc``). Encrypted columns raise :class:`EncryptedError`.
+        each OffsetIndex against the walk, and every page CRC that is present (``parquet.page-crc``).
+        Encrypted columns raise :class:`EncryptedError`.
         Returns the number of pages."""
         from .index import check_offset_index
 

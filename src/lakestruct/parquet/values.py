@@ -52,10 +52,12 @@ Levels = npt.NDArray[np.int16]
 Values = npt.NDArray[Any]
 
 PAGE_TYPES = {0: "DATA_PAGE", 1: "INDEX_PAGE", 2: "DICTIONARY_PAGE", 3: "DATA_PAGE_V2"}
-# A page may declare at most this many values per stored byte (an RLE run of a
-# million nulls is a few bytes, so this is generous), or MIN_VALUE_CAP values.
-VALUES_PER_BYTE = 8 * 1024
-MIN_VALUE_CAP = 1 << 24
+# A page may declare at most MIN_VALUE_CAP values, or this many per stored byte if more. Writers
+# cap pages at 20,000 rows (parquet-java, pyarrow) or ~1 MB, so legitimate pages stay far below
+# either bound, while a few crafted bytes (one RLE run of 2^31 nulls) cannot make levels and
+# values allocate gigabytes: decoding costs at most ~100 bytes of memory per value.
+VALUES_PER_BYTE = 64
+MIN_VALUE_CAP = 1 << 22
 
 
 @dataclass(frozen=True)
