@@ -52,3 +52,24 @@ def test_the_same_shape_at_a_plausible_size_decodes() -> None:
     (chunk,) = pq.levels(0)
     assert chunk.definition_levels.tolist() == [0] * 20_000
     assert pq.values(0) == [None] * 20_000
+
+
+def nested_groups_file(depth: int) -> bytes:
+    """An empty file whose single leaf sits under ``depth`` optional groups."""
+    group = {3: (I32, 1), 4: (BINARY, b"g"), 5: (I32, 1)}
+    schema = [{4: (BINARY, b"r"), 5: (I32, 1)}] + [group] * depth + [{1: (I32, 1), 3: (I32, 1), 4: (BINARY, b"a")}]
+    e = Encoder()
+    e.struct({1: (I32, 1), 2: (LIST, RawList(STRUCT, schema)), 3: (I64, 0), 4: (LIST, RawList(STRUCT, []))})
+    footer = e.getvalue()
+    return b"PAR1" + footer + len(footer).to_bytes(4, "little") + b"PAR1"
+
+
+def test_schema_depth_is_bounded() -> None:
+    ok = ls.parquet.open(nested_groups_file(200))
+    (leaf,) = ok.columns()
+    assert leaf.max_definition_level == 201 and len(leaf.path) == 201
+    deep = ls.parquet.open(nested_groups_file(20_000))  # 160 KB: quadratic paths would take gigabytes
+    for fn in (deep.columns, deep.check, lambda: ls.parquet.read_rows(deep, "g")):
+        with pytest.raises(ls.LimitError) as ei:
+            fn()
+        assert ei.value.rule == "parquet.schema-depth"

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import FormatError
+from ..errors import FormatError, LimitError
 
 __all__ = ["SchemaNode", "assemble_column", "assemble_leaf", "leaf_chains", "merge", "schema_tree", "shape"]
 
@@ -81,10 +81,14 @@ def schema_tree(elements: Sequence[Any]) -> SchemaNode:
 
     Elements may be any objects with Parquet's ``SchemaElement`` attribute names.
     """
+    from .read import MAX_SCHEMA_DEPTH
+
     pos = 0
 
-    def build(path: str) -> SchemaNode:
+    def build(path: str, depth: int = 0) -> SchemaNode:
         nonlocal pos
+        if depth > MAX_SCHEMA_DEPTH:
+            raise LimitError(f"the schema nests deeper than {MAX_SCHEMA_DEPTH} levels", rule="parquet.schema-depth", path=path)
         if pos >= len(elements):
             raise FormatError("schema ends before the children it declares", rule="parquet.schema.children", path=path, offset=None)
         e = elements[pos]
@@ -92,7 +96,7 @@ def schema_tree(elements: Sequence[Any]) -> SchemaNode:
         n = int(getattr(e, "num_children", None) or 0)
         if n < 0 or n > len(elements) - pos:
             raise FormatError(f"schema element declares {n} children", rule="parquet.schema.children", path=path, offset=None)
-        kids = tuple(build(f"{path}.children[{i}]") for i in range(n))
+        kids = tuple(build(f"{path}.children[{i}]", depth + 1) for i in range(n))
         rt = getattr(e, "repetition_type", None)
         pt = getattr(e, "type", None)
         ct = getattr(e, "converted_type", None)

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..errors import ChecksumError, FormatError, MagicError, TruncatedError
+from ..errors import ChecksumError, FormatError, LimitError, MagicError, TruncatedError
 from ..source import ByteSource, SourceLike, closing_on_error, open_source
 from ..thrift import compact
 from ..thrift import kaitai as thrift_kaitai
@@ -231,6 +231,11 @@ def parse_footer(footer: bytes, *, offset: int = 0, engine: str = "fast") -> tup
     return from_raw(FileMetaData, raw, path="footer", offset=offset), used
 
 
+#: Deepest schema nesting accepted (real schemas nest a few dozen levels at most); deeper ones are
+#: refused before per-leaf paths grow quadratically (``parquet.schema-depth``).
+MAX_SCHEMA_DEPTH = 256
+
+
 def leaf_columns(schema: tuple[SchemaElement, ...]) -> list[ColumnDescriptor]:
     """The leaf columns of a depth-first schema list (root first), in column-chunk order."""
     if not schema:
@@ -265,6 +270,10 @@ def leaf_columns(schema: tuple[SchemaElement, ...]) -> list[ColumnDescriptor]:
         if (nc is not None and nc > 0) or (el.type is None and nc is not None):
             if nc < 0 or nc > len(schema) - i - 1:
                 raise FormatError(f"num_children {nc} is impossible", rule="parquet.schema", path=f"footer.schema[{i}]")
+            if len(stack) >= MAX_SCHEMA_DEPTH:
+                raise LimitError(
+                    f"the schema nests deeper than {MAX_SCHEMA_DEPTH} levels", rule="parquet.schema-depth", path=f"footer.schema[{i}]"
+                )
             stack.append([nc, d, r, chain, path])
         else:
             if el.type is None:
