@@ -50,6 +50,7 @@ RULES: dict[str, dict[str, tuple[str, str, int | None]]] = {
     "thrift_compact": {
         "/types/compact_field/seq/0": ("fields.header", "thrift.field-type", 1),
         "/types/compact_list/seq/0": ("fields.value.list_value.header", "thrift.field-type", 1),
+        "/types/compact_map/seq/1": ("fields.value.map_value.types", "thrift.field-type", 1),
         "/types/uvarint/seq/1": ("fields.explicit_id.raw.overlong", "thrift.varint", 0),
     },
 }

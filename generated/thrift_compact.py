@@ -250,6 +250,9 @@ class ThriftCompact(KaitaiStruct):
             if self.size.value != 0:
                 pass
                 self.types = self._io.read_u1()
+                _ = self.types
+                if not  ((_ // 16 >= 1) and (_ // 16 <= 13) and (_ % 16 >= 1) and (_ % 16 <= 13)) :
+                    raise kaitaistruct.ValidationExprError(self.types, self._io, u"/types/compact_map/seq/1")
 
             self.entries = []
             for i in range(self.size.value):

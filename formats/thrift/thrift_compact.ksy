@@ -188,7 +188,12 @@ types:
       - id: types
         type: u1
         if: size.value != 0
-        doc: '`kkkkvvvv`: key and value wire types.'
+        valid:
+          expr: _ / 16 >= 1 and _ / 16 <= 13 and _ % 16 >= 1 and _ % 16 <= 13
+        doc: |
+          `kkkkvvvv`: key and value wire types, each 1..13 (a type that takes no
+          bytes would let a huge size loop without consuming input).
+        -lakestruct-rule: thrift.field-type
       - id: entries
         type: compact_map_entry(types / 16, types % 16)
         repeat: expr
