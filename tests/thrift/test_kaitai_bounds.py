@@ -27,3 +27,22 @@ def test_a_valid_map_still_decodes() -> None:
     fast = compact.decode_struct(data, 0)
     declarative = thrift_kaitai.decode_struct(data, 0)
     assert fast == declarative
+
+
+@pytest.mark.parametrize("pos,end", [(-1, None), (-5000, None), (0, 10), (0, -1)])
+def test_out_of_range_positions_are_usage_errors(pos: int, end: int | None) -> None:
+    from lakestruct.errors import UsageError
+    from lakestruct.parquet.model import PageHeader
+    from lakestruct.thrift import typed
+
+    buf = b"\x00\x00\x00"
+    with pytest.raises(UsageError):
+        compact.decode_struct(buf, pos, end)
+    with pytest.raises(UsageError):
+        typed.decode_model(PageHeader, bytes(1 << 16) if pos < -1 else buf, pos, end)
+
+
+def test_a_position_past_the_end_reads_as_truncated() -> None:
+    with pytest.raises(FormatError) as ei:
+        compact.decode_struct(b"\x15\x02", 2)
+    assert ei.value.rule == "thrift.truncated"

@@ -22,7 +22,7 @@ from __future__ import annotations
 import struct
 from typing import Any, NamedTuple
 
-from ..errors import FormatError, LimitError, TruncatedError
+from ..errors import FormatError, LimitError, TruncatedError, UsageError
 
 __all__ = [
     "BOOL_TRUE",
@@ -290,6 +290,13 @@ class _Decoder:
                 out[fid] = (t, v)
 
 
+def check_range(size: int, pos: int, end: int | None) -> None:
+    """``pos >= 0`` and ``0 <= end <= size``, or UsageError (both twins index the buffer; a
+    ``pos`` at or past ``end`` is fine: it reads as truncated input)."""
+    if pos < 0 or (end is not None and not 0 <= end <= size):
+        raise UsageError(f"cannot decode at pos={pos}, end={end} in a buffer of {size} bytes")
+
+
 def decode_struct_py(
     buf: bytes | bytearray | memoryview, pos: int = 0, end: int | None = None, *, base: int = 0, path: str = "struct"
 ) -> tuple[RawStruct, int]:
@@ -297,6 +304,7 @@ def decode_struct_py(
 
     ``base`` is the absolute offset of ``buf[0]`` (for error offsets).
     """
+    check_range(len(buf), pos, end)
     if end is None:
         end = len(buf)
     return _Decoder(bytes(buf) if not isinstance(buf, bytes) else buf, end, base).struct(pos, 0, path)
@@ -311,6 +319,7 @@ def decode_struct(
     twin when it is built; whatever it leaves undecided (every malformed input) is redone by
     :func:`decode_struct_py`, which names the error.
     """
+    check_range(len(buf), pos, end)
     if _compiled is not None:
         got = _compiled.decode_struct(buf if isinstance(buf, bytes) else bytes(buf), pos, end)
         if got is not None:

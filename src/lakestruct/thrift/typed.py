@@ -38,6 +38,7 @@ from .compact import (
     RawList,
     RawStruct,
     _compiled,
+    check_range,
     decode_struct_py,
 )
 
@@ -325,6 +326,7 @@ def decode_model(cls: type[M], buf: bytes, pos: int = 0, end: int | None = None,
     (every error, duplicate field ids) is redone by the pure-Python path, so results and
     errors are identical either way.
     """
+    check_range(len(buf), pos, end)
     if _compiled is not None:
         if not isinstance(buf, bytes):
             buf = bytes(buf)
