@@ -42,17 +42,21 @@ def _lookup(spec: str, src_path: str | None) -> tuple[str, str, int | None] | No
     return None
 
 
-def kaitai_call(spec: str, reader: Tellable | None, fn: Callable[[], T], *, path: str = "") -> T:
+def kaitai_call(spec: str, reader: Tellable | None, fn: Callable[[], T], *, path: str = "", root: str = "") -> T:
     """Run ``fn`` (which drives a generated parser) and translate Kaitai errors.
 
     ``reader`` is the stream the parser reads from, used to report the offset of
-    an end-of-stream error; ``path`` names the structure being parsed.
+    an end-of-stream error; ``path`` names the structure being parsed; ``root``, when
+    the spec's root type sits somewhere inside a larger structure (a Thrift struct in a
+    Parquet file), prefixes the field paths of the spec's rules.
     """
     try:
         return fn()
     except kaitaistruct.ValidationFailedError as e:
         hit = _lookup(spec, e.src_path)
         field, rule, width = hit if hit else (path or str(e.src_path), f"{spec}.valid", None)
+        if hit and root:
+            field = f"{root}.{field}"
         offset: int | None = None
         if e.io is not None:
             offset = e.io.pos()

@@ -116,7 +116,7 @@ def decode_struct(
         return raw, pos + stream.pos() - start
 
     try:
-        return kaitai_call("thrift_compact", None, parse, path=path)
+        return kaitai_call("thrift_compact", bio, parse, path=path, root=path)
     except RecursionError:
         raise FormatError("structure nests too deeply", rule="thrift.depth", path=path, offset=base + pos) from None
     except FormatError as e:
