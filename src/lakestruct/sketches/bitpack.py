@@ -8,7 +8,10 @@ block is zero-padded to a whole byte.
 
 from __future__ import annotations
 
-__all__ = ["packed_size", "pack", "unpack"]
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["packed_size", "pack", "unpack", "unpack_array"]
 
 
 def packed_size(n: int, bits: int) -> int:
@@ -35,6 +38,21 @@ def unpack(data: bytes, n: int, bits: int) -> list[int]:
         tail = data[pos : pos + packed_size(rest, bits)].ljust(bits, b"\0")
         block = int.from_bytes(tail, "big")
         out.extend((block >> s) & mask for s in shifts[:rest])
+    return out
+
+
+def unpack_array(data: bytes, n: int, bits: int) -> npt.NDArray[np.uint64]:
+    """:func:`unpack` vectorised: the ``n`` values as a uint64 array (transient memory:
+    one byte per packed bit, i.e. 8x the packed size)."""
+    if n == 0:
+        return np.zeros(0, dtype=np.uint64)
+    packed = np.frombuffer(data, dtype=np.uint8, count=packed_size(n, bits))
+    bitmat = np.unpackbits(packed)[: n * bits].reshape(n, bits)  # MSB first, as packed
+    out = np.zeros(n, dtype=np.uint64)
+    one = np.uint64(1)
+    for b in range(bits):
+        out <<= one
+        out |= bitmat[:, b]
     return out
 
 

@@ -11,11 +11,12 @@ absolute offset, the field path and a stable rule name (``theta_compact.*``).
 from __future__ import annotations
 
 import io
-from bisect import bisect_left
 from collections.abc import Callable, Sequence
-from itertools import accumulate, pairwise
+from itertools import pairwise
 from typing import Any, TypeVar
 
+import numpy as np
+import numpy.typing as npt
 from kaitaistruct import KaitaiStream
 
 from .._generated.theta_compact import ThetaCompact as _KsTheta
@@ -121,7 +122,7 @@ def _read(data: bytes, seed: int | None, allow_trailing: bool) -> ThetaSketch:
             offset=8 * ks.pre_longs,
         )
     deltas_offset = end - len(body.deltas)
-    deltas = bitpack.unpack(body.deltas, n, body.entry_bits)
+    deltas = bitpack.unpack_array(body.deltas, n, body.entry_bits)
     theta_stored = body.theta_long if ks.pre_longs >= 2 else None
     return assemble(
         version, ks.pre_longs, flags_byte, body.seed_hash, theta_stored, deltas, len(data), end,
@@ -135,7 +136,7 @@ def assemble(
     flags_byte: int,
     seed_hash: int | None,
     theta_stored: int | None,
-    entries_or_deltas: Sequence[int],
+    entries_or_deltas: Sequence[int] | npt.NDArray[np.uint64],
     size: int,
     end: int,
     *,
@@ -220,17 +221,22 @@ def assemble(
 
     # -- entries
     if version == 4:
-        deltas = list(entries_or_deltas)
-        if 0 in deltas:
-            i = deltas.index(0)
+        deltas = np.asarray(entries_or_deltas, dtype=np.uint64)
+        zeros = np.flatnonzero(deltas == 0)
+        if zeros.size:
+            i = int(zeros[0])
             raise _fail(
                 f"delta {i} is 0: hash {i} repeats hash {i - 1}" if i else "the first hash is 0",
                 "entries-order" if i else "entry-range", f"entries[{i}]", entry_at(i),
             )  # fmt: skip
-        entries = list(accumulate(deltas))  # strictly ascending: only the last can reach theta first
-        if entries and entries[-1] >= theta:
-            i = bisect_left(entries, theta)
-            raise _fail(f"hash {entries[i]} is not below theta {theta}", "entry-range", f"entries[{i}]", entry_at(i))
+        # strictly ascending; each delta is below 2^63, so the sums reach theta (< 2^63) before
+        # they could wrap past 2^64: the first sum >= theta is the first bad hash
+        sums = np.cumsum(deltas, dtype=np.uint64)
+        over = np.flatnonzero(sums >= np.uint64(theta))
+        if over.size:
+            i = int(over[0])
+            raise _fail(f"hash {int(sums[i])} is not below theta {theta}", "entry-range", f"entries[{i}]", entry_at(i))
+        entries = sums.tolist()
     else:
         entries = list(entries_or_deltas)
         if entries and not (min(entries) > 0 and max(entries) < theta):
