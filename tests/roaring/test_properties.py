@@ -203,23 +203,23 @@ def test_max_positions_limit(impl: str) -> None:
 
 @pytest.mark.parametrize("impl", IMPLS)
 @pytest.mark.parametrize(
-    ("patch", "rule", "path"),
+    ("patch", "rule", "path", "at"),
     [
         # one array container {1, 3, 5} in a 64-bit bitmap: count(8) key(4) cookie(4) size(4) desc(4) offset(4) values(6)
-        (lambda b: b[:28] + (3).to_bytes(2, "little") + b[30:], "roaring32.array-order", "bitmaps[0].containers[0].values[1]"),
-        (lambda b: b[:24] + (99).to_bytes(4, "little") + b[28:], "roaring32.container-offset", "bitmaps[0].offsets[0]"),
-        (lambda b: b[:12] + (12345).to_bytes(4, "little") + b[16:], "roaring32.cookie", "bitmaps[0].cookie"),
-        (lambda b: b[:-1], "roaring32.truncated", "bitmaps[0].containers[0]"),
-        (lambda b: b + b"\x00", "roaring64.trailing-bytes", "trailing"),
+        (lambda b: b[:28] + (3).to_bytes(2, "little") + b[30:], "roaring32.array-order", "bitmaps[0].containers[0].values[1]", 30),
+        (lambda b: b[:24] + (99).to_bytes(4, "little") + b[28:], "roaring32.container-offset", "bitmaps[0].offsets[0]", 24),
+        (lambda b: b[:12] + (12345).to_bytes(4, "little") + b[16:], "roaring32.cookie", "bitmaps[0].cookie", 12),
+        (lambda b: b[:-1], "roaring32.truncated", "bitmaps[0].containers[0]", 28),
+        (lambda b: b + b"\x00", "roaring64.trailing-bytes", "trailing", 34),
     ],
 )
-def test_rules_name_offsets_and_paths(impl: str, patch: object, rule: str, path: str) -> None:
+def test_rules_name_offsets_and_paths(impl: str, patch: object, rule: str, path: str, at: int) -> None:
     good = encode64([1, 3, 5])
     bad = patch(good)  # type: ignore[operator]
     with pytest.raises(FormatError) as e:
         decode_roaring64(bad, impl=impl, base_offset=100, path="vector")  # type: ignore[arg-type]
     assert e.value.rule == rule and e.value.path == f"vector.{path}"
-    assert e.value.offset is not None and e.value.offset >= 100
+    assert e.value.offset == 100 + at  # where the offending field starts, from the layout above
 
 
 @pytest.mark.parametrize("impl", IMPLS)
