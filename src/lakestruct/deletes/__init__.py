@@ -14,11 +14,13 @@ from .model import MAGIC, MAX_POSITION, DeletionVector
 from .read import (
     PaimonEntry,
     check_blob_metadata,
+    check_one_per_data_file,
     decode_blob,
     decode_within_cardinality,
     read_deletion_vector,
     read_deletion_vectors,
     read_delta_deletion_vector,
+    read_dv_blob,
     read_paimon_deletion_vectors,
 )
 from .write import (
@@ -42,6 +44,7 @@ __all__ = [
     "PaimonEntry",
     "blob_properties",
     "check_blob_metadata",
+    "check_one_per_data_file",
     "check_positions",
     "decode_blob",
     "decode_deletion_vector_blob",
@@ -51,6 +54,7 @@ __all__ = [
     "encode_delta_dv_file",
     "read_deletion_vector",
     "read_deletion_vectors",
+    "read_dv_blob",
     "read_delta_deletion_vector",
     "read_paimon_deletion_vectors",
     "wrap_vector",

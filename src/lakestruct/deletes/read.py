@@ -13,7 +13,7 @@ the envelope (``deletion-vector.length``, ``.magic``, ``.crc``), the vector
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -146,7 +146,11 @@ def check_blob_metadata(blob: BlobMetadata, *, index: int = 0, where: int | None
     return ref, int(card_s)
 
 
-def _read_dv_blob(pf: puffin.PuffinReader, i: int, *, impl: Impl, max_positions: int | None) -> DeletionVector:
+def read_dv_blob(
+    pf: puffin.PuffinReader, i: int, *, impl: Impl = "auto", max_positions: int | None = DEFAULT_MAX_POSITIONS
+) -> DeletionVector:
+    """Blob ``i`` of an open Puffin file as a deletion vector: footer metadata rules, then the
+    blob decoded within its ``cardinality`` property."""
     blob = pf.blobs[i]
     where = pf.footer.payload_offset
     ref, card = check_blob_metadata(blob, index=i, where=where)
@@ -155,24 +159,29 @@ def _read_dv_blob(pf: puffin.PuffinReader, i: int, *, impl: Impl, max_positions:
     return DeletionVector(pos, ref, blob.offset, blob.length, blob.properties)
 
 
+def check_one_per_data_file(vectors: Iterable[tuple[int, str]], *, where: int | None) -> None:
+    """At most one deletion vector per data file: ``vectors`` are (blob index, referenced data file)."""
+    seen: dict[str, int] = {}
+    for i, ref in vectors:
+        if ref in seen:
+            raise _meta_err(f"blobs {seen[ref]} and {i} are both deletion vectors of {ref!r} (at most one per data file)",
+                            "deletion-vector.duplicate-data-file", f"footer.payload.blobs[{i}].properties.referenced-data-file", where)
+        seen[ref] = i
+
+
 def read_deletion_vectors(
     source: SourceLike, *, impl: Impl = "auto", max_positions: int | None = DEFAULT_MAX_POSITIONS
 ) -> dict[str, DeletionVector]:
     """Every ``deletion-vector-v1`` blob of a Puffin file, by referenced data file (other blob types are skipped)."""
     with puffin.open(source) as pf:
         try:
-            out: dict[str, DeletionVector] = {}
-            for i, b in enumerate(pf.blobs):
-                if b.type != DELETION_VECTOR_V1:
-                    continue
-                dv = _read_dv_blob(pf, i, impl=impl, max_positions=max_positions)
-                assert dv.referenced_data_file is not None
-                if dv.referenced_data_file in out:
-                    raise _meta_err(f"a second deletion vector for {dv.referenced_data_file!r} (at most one per data file)",
-                                    "deletion-vector.duplicate-data-file", f"footer.payload.blobs[{i}].properties.referenced-data-file",
-                                    pf.footer.payload_offset)
-                out[dv.referenced_data_file] = dv
-            return out
+            dvs = [
+                (i, read_dv_blob(pf, i, impl=impl, max_positions=max_positions))
+                for i, b in enumerate(pf.blobs)
+                if b.type == DELETION_VECTOR_V1
+            ]
+            check_one_per_data_file(((i, dv.referenced_data_file or "") for i, dv in dvs), where=pf.footer.payload_offset)
+            return {dv.referenced_data_file or "": dv for _, dv in dvs}
         except FormatError as e:
             raise e.with_source(pf.name) from None
 
@@ -196,7 +205,7 @@ def read_deletion_vector(
                     f"(blobs: {', '.join(f'{x.type}@{x.offset}+{x.length}' for x in pf.blobs) or 'none'})",
                     "deletion-vector.manifest-range", "footer.payload.blobs", offset)
             i = hits[0]
-            dv = _read_dv_blob(pf, i, impl=impl, max_positions=max_positions)
+            dv = read_dv_blob(pf, i, impl=impl, max_positions=max_positions)
             if record_count is not None and record_count != dv.cardinality:
                 raise _meta_err(f"Invalid cardinality: the manifest's record_count is {record_count}, the vector holds {dv.cardinality}",
                                 "deletion-vector.record-count", f"blobs[{i}]", offset)

@@ -68,12 +68,9 @@ def decode_blob(reader: PuffinReader, index: int) -> DecodedBlob:
     where = reader.footer.payload_offset
     try:
         if blob.type == DELETION_VECTOR_V1:
-            from ..deletes import DeletionVector, check_blob_metadata, decode_within_cardinality
+            from ..deletes import read_dv_blob
 
-            ref, card = check_blob_metadata(blob, index=index, where=where)
-            positions = decode_within_cardinality(reader.read_blob(index), card, blob_offset=blob.offset, index=index, where=where)
-            dv = DeletionVector(positions, ref, blob.offset, blob.length, blob.properties)
-            return DecodedBlob(index, blob.type, deletion_vector=dv)
+            return DecodedBlob(index, blob.type, deletion_vector=read_dv_blob(reader, index))
         if blob.type == THETA_V1:
             from ..sketches import ThetaSketch, check_ndv
 
@@ -102,19 +99,12 @@ def decode_blob(reader: PuffinReader, index: int) -> DecodedBlob:
 
 def check_blobs(reader: PuffinReader) -> list[DecodedBlob]:
     """Decode every blob of a known type; also: at most one deletion vector per data file."""
+    from ..deletes import check_one_per_data_file
+
     decoded = [decode_blob(reader, i) for i in range(len(reader.blobs))]
-    seen: dict[str, int] = {}
-    for d in decoded:
-        if d.deletion_vector is None or d.deletion_vector.referenced_data_file is None:
-            continue
-        ref = d.deletion_vector.referenced_data_file
-        if ref in seen:
-            raise FormatError(
-                f"blobs {seen[ref]} and {d.index} are both deletion vectors of {ref!r} (at most one per data file)",
-                rule="deletion-vector.duplicate-data-file",
-                path=f"footer.payload.blobs[{d.index}].properties.referenced-data-file",
-                offset=reader.footer.payload_offset,
-                source=reader.name,
-            )
-        seen[ref] = d.index
+    dvs = [(d.index, d.deletion_vector.referenced_data_file or "") for d in decoded if d.deletion_vector is not None]
+    try:
+        check_one_per_data_file(dvs, where=reader.footer.payload_offset)
+    except FormatError as e:
+        raise e.with_source(reader.name) from None
     return decoded
