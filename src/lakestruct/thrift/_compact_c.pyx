@@ -142,23 +142,29 @@ cdef class _Reader:
             return b == 1
         raise _Bail()
 
-    cdef object glist(self, int depth):
+    cdef inline uint64_t list_header(self, int depth, int* et) except? 0xFFFFFFFFFFFFFFFF:
+        """A list/set header: the element type into ``et``, the size returned (bails on anything
+        the pure-Python twin must name: depth, end of input, bad element type, impossible size)."""
         cdef uint8_t h
-        cdef int et
         cdef uint64_t n
-        cdef Py_ssize_t i
         if depth > MAX_DEPTH or self.pos >= self.end:
             raise _Bail()
         h = self.p[self.pos]
         self.pos += 1
-        et = h & 0x0F
+        et[0] = h & 0x0F
         n = h >> 4
         if n == 15:
             n = self.varint()
-        if (et < 1 or et > 13) and not (et == 0 and n == 0):
+        if (et[0] < 1 or et[0] > 13) and not (et[0] == 0 and n == 0):
             raise _Bail()
         if n > <uint64_t>(self.end - self.pos):
             raise _Bail()
+        return n
+
+    cdef object glist(self, int depth):
+        cdef int et
+        cdef Py_ssize_t i
+        cdef uint64_t n = self.list_header(depth, &et)
         items = [self.gvalue(et, depth) for i in range(<Py_ssize_t>n)]
         return RawList(et, items)
 
@@ -262,22 +268,9 @@ cdef class _Reader:
 
     cdef object tlist(self, _Elem e, int depth):
         cdef object item
-        cdef uint8_t h
         cdef int et
-        cdef uint64_t n
         cdef Py_ssize_t i
-        if depth > MAX_DEPTH or self.pos >= self.end:
-            raise _Bail()
-        h = self.p[self.pos]
-        self.pos += 1
-        et = h & 0x0F
-        n = h >> 4
-        if n == 15:
-            n = self.varint()
-        if (et < 1 or et > 13) and not (et == 0 and n == 0):
-            raise _Bail()
-        if n > <uint64_t>(self.end - self.pos):
-            raise _Bail()
+        cdef uint64_t n = self.list_header(depth, &et)
         if n == 0:
             return ()
         if not (e.mask >> et) & 1:
