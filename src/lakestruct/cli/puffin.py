@@ -126,8 +126,8 @@ def _inspect(args: argparse.Namespace) -> int:
     with _open(args.file) as r:
         decoded: list[DecodedBlob] = []
         if not args.no_check:
-            r.check(deep=False)
-            decoded = check_blobs(r)
+            r.check_header()
+            decoded = check_blobs(r)  # every blob read once, known types decoded
         if args.json:
             print(json.dumps(inspect_json(r, decoded, all_rows=args.all), indent=2, ensure_ascii=False))
         else:

@@ -63,7 +63,8 @@ class DecodedBlob:
 
 
 def decode_blob(reader: PuffinReader, index: int) -> DecodedBlob:
-    """Decode blob ``index`` if its type is known; raise a FormatError on any broken rule."""
+    """Decode blob ``index`` if its type is known (else only read and decompress it); raise a
+    FormatError on any broken rule."""
     blob = reader.blobs[index]
     where = reader.footer.payload_offset
     try:
@@ -91,6 +92,7 @@ def decode_blob(reader: PuffinReader, index: int) -> DecodedBlob:
                     sketch, blob.properties["ndv"], path=f"footer.payload.blobs[{index}].properties.ndv", offset=where
                 ).message
             return DecodedBlob(index, blob.type, sketch=sketch, ndv_message=message)
+        reader.read_blob(index)  # an opaque type: its bytes must still be in range and decompress
         return DecodedBlob(index, blob.type)
     except FormatError as e:
         e.source = reader.name  # the blob was decoded from memory; the file is what the user named

@@ -270,12 +270,13 @@ class PuffinReader:
         (deletion vectors: envelope, CRC, Roaring, cardinality, -1 ids, one per data file;
         Theta sketches: sketch rules and the ``ndv`` property)."""
         self.check_header()
-        for i in range(len(self.blobs)):
-            self.read_blob(i)
         if deep:
             from .decode import check_blobs
 
-            check_blobs(self)
+            check_blobs(self)  # reads every blob once: decodes the known types, decompresses the rest
+        else:
+            for i in range(len(self.blobs)):
+                self.read_blob(i)
 
     def close(self) -> None:
         self.source.close()
