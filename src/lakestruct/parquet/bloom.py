@@ -157,8 +157,8 @@ def bloom_filter(pq: ParquetFile, row_group: int, column: int | str) -> SplitBlo
             data = pq.source.read_exact(off, length, rule="parquet.bloom-range", path=path)
         else:
             head = pq.source.read(off, min(HEADER_PROBE, limit - off))
-            _, hsize = compact.decode_struct(head, 0, base=off, path=f"{path}.header")
-            n = from_raw(BloomFilterHeader, compact.decode_struct(head, 0, base=off)[0], path=path, offset=off).numBytes
+            raw, hsize = compact.decode_struct(head, 0, base=off, path=f"{path}.header")
+            n = from_raw(BloomFilterHeader, raw, path=path, offset=off).numBytes
             if n <= 0 or off + hsize + n > limit:
                 raise FormatError(
                     f"numBytes {n} does not fit before the footer", rule="parquet.bloom-header", path=f"{path}.header.numBytes", offset=off
