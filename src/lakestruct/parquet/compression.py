@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import cramjam
 
+from ..codecs import FLOOR, MAX_EXPANSION, default_limit
 from ..errors import DecompressionError, LimitError
 from .levels import Where
 
@@ -23,14 +24,9 @@ __all__ = ["CODECS", "MAX_EXPANSION", "FLOOR", "decompress_page", "page_limit"]
 
 CODECS = {0: "UNCOMPRESSED", 1: "SNAPPY", 2: "GZIP", 3: "LZO", 4: "BROTLI", 5: "LZ4", 6: "ZSTD", 7: "LZ4_RAW"}
 
-# A page may declare at most MAX_EXPANSION x its stored size, or FLOOR bytes, whichever is larger.
-MAX_EXPANSION = 1024
-FLOOR = 64 * 1024 * 1024
-
-
-def page_limit(compressed_size: int) -> int:
-    """The largest uncompressed size a page of ``compressed_size`` stored bytes may declare."""
-    return max(FLOOR, MAX_EXPANSION * compressed_size)
+#: The largest uncompressed size a page of ``compressed_size`` stored bytes may declare: the
+#: project-wide bound, ``MAX_EXPANSION`` x the stored size or ``FLOOR`` bytes, whichever is larger.
+page_limit = default_limit
 
 
 def _hadoop_lz4(data: bytes, out: bytearray) -> int | None:
