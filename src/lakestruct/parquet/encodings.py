@@ -19,6 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import FormatError, LimitError, TruncatedError
+from ..thrift.compact import Encoder, zigzag_decode, zigzag_encode
 from .levels import Where, decode_hybrid, read_uvarint, unpack_bits
 
 __all__ = [
@@ -177,10 +178,6 @@ def decode_dictionary_indices(buf: bytes | memoryview, start: int, end: int, cou
     return vals.astype(np.int64), pos
 
 
-def _zigzag(n: int) -> int:
-    return (n >> 1) ^ -(n & 1)
-
-
 def decode_delta_binary_packed(
     buf: bytes | memoryview, start: int, end: int, where: Where, *, bits: int = 64, count: int | None = None
 ) -> tuple[npt.NDArray[np.int64], int]:
@@ -215,7 +212,7 @@ def decode_delta_binary_packed(
         )
     per_mini = block_size // mini_count
     mask = (1 << bits) - 1
-    first = _zigzag(first_raw) & mask
+    first = zigzag_decode(first_raw) & mask
     # Pass 1 (Python): block headers; miniblocks grouped by bit width. Pass 2 (NumPy): one
     # unpack per distinct width, min deltas added with one repeat, one cumulative sum.
     groups: dict[int, list[tuple[int, int, int, memoryview]]] = {}  # width -> (dst, use, capacity, bytes)
@@ -226,7 +223,7 @@ def decode_delta_binary_packed(
     while got < total:
         block_at = pos
         min_raw, pos = read_uvarint(buf, pos, end, where, what="delta block min delta")
-        min_delta = _zigzag(min_raw) & mask
+        min_delta = zigzag_decode(min_raw) & mask
         _need(where, pos, mini_count, end, "delta miniblock bit widths")
         widths = bytes(mv[pos : pos + mini_count])
         pos += mini_count
@@ -282,22 +279,11 @@ def encode_delta_binary_packed(values: Any, *, block_size: int = 128, mini_count
     vals = [int(v) for v in values]
     mask = (1 << bits) - 1
 
-    def uv(n: int) -> bytes:
-        out = bytearray()
-        while True:
-            b = n & 0x7F
-            n >>= 7
-            out.append(b | (0x80 if n else 0))
-            if not n:
-                return bytes(out)
-
-    def zz(n: int) -> int:
-        return (n << 1) ^ (n >> 127) if n < 0 else n << 1
-
     def signed(n: int) -> int:
         n &= mask
         return n - (1 << bits) if n >> (bits - 1) else n
 
+    uv, zz = Encoder.varint, zigzag_encode
     out = bytearray(uv(block_size) + uv(mini_count) + uv(len(vals)) + uv(zz(signed(vals[0]) if vals else 0)))
     deltas = [signed(b - a) for a, b in itertools.pairwise(vals)]
     per_mini = block_size // mini_count
