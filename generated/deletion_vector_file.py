@@ -3,8 +3,8 @@
 
 import kaitaistruct
 from kaitaistruct import KaitaiStruct, KaitaiStream, BytesIO
-from . import roaring64
 from . import roaring32
+from . import roaring64
 
 
 if getattr(kaitaistruct, 'API_VERSION', (0, 9)) < (0, 11):

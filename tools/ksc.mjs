@@ -8,7 +8,9 @@
 //                      [-I DIR] -d OUTDIR SPEC.ksy...
 //
 // * YAML is parsed with js-yaml 4.1.0 CORE_SCHEMA, exactly as the Kaitai Web IDE does.
-// * `imports:` resolve relative to the importing spec (mode "rel") or to -I (mode "abs").
+// * `imports:` resolve relative to the importing spec (mode "rel"), then against every -I folder;
+//   absolute ones (`/net/x`) against -I only. Our specs import siblings by bare name
+//   (`roaring64`), the one form the Web IDE finds among uploaded files.
 // * `--python-package .` rewrites bare `import x` of sibling generated modules to
 //   `from . import x`, so the parsers work inside the `lakestruct._generated` package.
 // * `--rules FILE` writes a Python table of every `valid:`/`contents:` attribute:
@@ -56,7 +58,7 @@ function importerFor(specFile) {
     importYaml(name, mode) {
       const candidates = mode === "abs"
         ? includeDirs.map((d) => path.join(d, `${name}.ksy`))
-        : [path.join(baseDir, `${name}.ksy`)];
+        : [path.join(baseDir, `${name}.ksy`), ...includeDirs.map((d) => path.join(d, `${name}.ksy`))];
       for (const c of candidates) {
         if (fs.existsSync(c)) return Promise.resolve(readYaml(c));
       }

@@ -34,7 +34,7 @@ const baseDir = path.dirname(specFile);
 const importer = {
   importYaml(name, mode) {
     // The IDE resolves relative imports among the specs the user uploaded together.
-    const f = mode === "abs" ? path.join("formats", `${name}.ksy`) : path.join(baseDir, `${name}.ksy`);
+    const f = mode === "abs" ? path.join("formats", `${name}.ksy`) : [baseDir, ...fs.readdirSync("formats").map((d) => path.join("formats", d))].map((d) => path.join(d, `${name}.ksy`)).find((c) => fs.existsSync(c)) ?? path.join(baseDir, `${name}.ksy`);
     return Promise.resolve(readYaml(f));
   },
 };

@@ -8,8 +8,8 @@ meta:
   license: Apache-2.0
   ks-version: '0.11'
   imports:
-    - ../roaring/roaring32
-    - ../roaring/roaring64
+    - roaring32
+    - roaring64
   endian: be
 doc: |
   A file of deletion vectors back to back after a format version byte 1.

@@ -9,7 +9,7 @@ meta:
   license: Apache-2.0
   ks-version: '0.11'
   imports:
-    - ../roaring/roaring64
+    - roaring64
   endian: be
 doc: |
   The deleted row positions of one data file: a big-endian length of magic +

@@ -7,7 +7,7 @@ meta:
   license: Apache-2.0
   ks-version: '0.11'
   imports:
-    - ../thrift/thrift_compact
+    - thrift_compact
   endian: le
 doc: |
   Layout: `PAR1`, the column chunks (each a sequence of pages: a Thrift
