@@ -9,7 +9,7 @@ import pytest
 
 import lakestruct as ls
 from lakestruct.cli import main
-from lakestruct.cli.scan import detect, scan_file
+from lakestruct.scan import check_file, detect
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -73,12 +73,12 @@ def test_malformed_exits_1_with_rule(tmp_path: Path, corpus: Path, capsys: pytes
 def test_scan_detects_parquet(corpus: Path) -> None:
     ok = corpus / "seed-files" / "nested.parquet"
     assert detect(str(ok)) == "parquet"
-    r = scan_file(str(ok), "parquet")
+    r = check_file(str(ok), "parquet")
     assert r.ok and "2 pages" in r.summary
     enc = corpus / "parquet-testing" / "data" / "encrypt_columns_and_footer.parquet.encrypted"
     assert detect(str(enc)) == "parquet"
-    r = scan_file(str(enc), "parquet")
+    r = check_file(str(enc), "parquet")
     assert r.ok and "encrypted" in r.summary and r.rule == "parquet.encrypted"
     bad = corpus / "parquet-testing" / "bad_data" / "ARROW-GH-41321.parquet"
-    r = scan_file(str(bad), "parquet")
+    r = check_file(str(bad), "parquet")
     assert not r.ok and r.rule == "thrift.field-id" and r.offset is not None
