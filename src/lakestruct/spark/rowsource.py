@@ -54,6 +54,10 @@ class RowSource:
     list_inputs: Callable[[Sequence[str], Options], list[tuple[str, int]]] | None = None
     #: with the default listing: does this file belong to the source (name or magic sniff)?
     accepts: Callable[[str, Options], bool] | None = None
+    #: runs once on the driver before anything else; the options it returns are the ones
+    #: ``schema``, listing and ``rows`` (on the executors) see. For work that must happen once
+    #: (compiling a user's .ksy, resolving a snapshot id); the result must be plain strings.
+    prepare: Callable[[Options], Options] | None = None
     doc: str = ""
 
 
