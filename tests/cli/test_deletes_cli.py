@@ -30,11 +30,11 @@ def test_paimon_index_files_match_expected(corpus: Path, capsys: pytest.CaptureF
     for f in files:
         shown = run_json(["deletes", "show", str(corpus / "generated-seed1/paimon/tables/de_dv/index" / f["index_file"])], capsys)
         assert shown["kind"] == "dv-file"
-        got = {(d["offset"], d["length"]): d for d in shown["deletion-vectors"]}
+        got = {(d["offset"], d["length"]): d for d in shown["deletion_vectors"]}
         for v in f["vectors"]:
             d = got[(v["offset"], v["length"])]
             assert d["cardinality"] == v["cardinality"] == v["positions"]["count"]
-            assert sha(d["deleted-rows"]) == v["positions"]["sha256"]
+            assert sha(d["deleted_rows"]) == v["positions"]["sha256"]
 
 
 def test_manifest_range_and_bare_blob(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -44,12 +44,12 @@ def test_manifest_range_and_bare_blob(corpus: Path, capsys: pytest.CaptureFixtur
     for want in entry["blobs"]:
         off, size = want["content_offset"], want["content_size_in_bytes"]
         by_manifest = run_json(["deletes", "show", str(path), "--offset", str(off), "--length", str(size)], capsys)
-        (d,) = by_manifest["deletion-vectors"]
-        assert d["referenced-data-file"] == want["referenced_data_file"]
-        assert sha(d["deleted-rows"]) == want["positions"]["sha256"]
+        (d,) = by_manifest["deletion_vectors"]
+        assert d["referenced_data_file"] == want["referenced_data_file"]
+        assert sha(d["deleted_rows"]) == want["positions"]["sha256"]
         # the same range read as a bare blob (no footer), as an engine holding only the manifest would
         bare = run_json(["deletes", "show", str(path), "--kind", "blob", "--offset", str(off), "--length", str(size)], capsys)
-        assert bare["deletion-vectors"][0]["deleted-rows"] == d["deleted-rows"]
+        assert bare["deletion_vectors"][0]["deleted_rows"] == d["deleted_rows"]
     # a range that is not a blob of the footer is named as such
     assert main(["deletes", "show", str(path), "--offset", "5", "--length", "10"]) == 1
     assert "deletion-vector.manifest-range" in capsys.readouterr().err

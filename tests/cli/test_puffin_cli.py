@@ -32,9 +32,9 @@ def test_inspect_text_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert "theta sketch (serial version 3): 12 retained, exact, estimate 12" in out
     assert main(["puffin", "inspect", str(p), "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    assert doc["footer"]["payload-compressed"] is True
+    assert doc["footer"]["payload_compressed"] is True
     decoded = doc["blobs"][0].pop("decoded")
-    assert decoded["kind"] == "theta-sketch" and decoded["estimate"] == 12.0 and decoded["ndv-check"].startswith("ndv 12 matches")
+    assert decoded["kind"] == "theta-sketch" and decoded["estimate"] == 12.0 and decoded["ndv_check"].startswith("ndv 12 matches")
     assert "decoded" not in doc["blobs"][1]  # an opaque blob type
     assert doc["blobs"][0] == {
         "type": "apache-datasketches-theta-v1",

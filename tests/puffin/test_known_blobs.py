@@ -134,7 +134,7 @@ def test_inspect_shows_the_seeds_deleted_rows(corpus: Path, capsys: pytest.Captu
     assert f"deletedRows {m.group(1)}" in capsys.readouterr().out
     assert main(["puffin", "inspect", str(path), "--json"]) == 0
     decoded = json.loads(capsys.readouterr().out)["blobs"][0]["decoded"]
-    assert decoded == {"kind": "deletion-vector", "cardinality": len(rows), "deleted-rows": rows}
+    assert decoded == {"kind": "deletion-vector", "cardinality": len(rows), "deleted_rows": rows}
 
 
 def test_inspect_decodes_every_generated_seed1_file(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -147,18 +147,18 @@ def test_inspect_decodes_every_generated_seed1_file(corpus: Path, capsys: pytest
             for want in entry["blobs"]:
                 got = by_file[want["referenced_data_file"]]
                 assert got["cardinality"] == want["positions"]["count"]
-                assert sha(got["deleted-rows"]) == want["positions"]["sha256"], name
+                assert sha(got["deleted_rows"]) == want["positions"]["sha256"], name
         else:
             for b, want in zip(shown["blobs"], entry["statistics"]["blob-metadata"], strict=True):
                 ds = want["datasketches_python"]
                 assert b["decoded"]["estimate"] == ds["estimate"]
-                assert b["decoded"]["num-retained"] == ds["num_retained"]
+                assert b["decoded"]["num_retained"] == ds["num_retained"]
                 assert b["decoded"]["theta"] == ds["theta"]
     # truncation without --all, and its text form
     big = corpus / "generated-seed1/iceberg/files/dv_patterns.dv.seq3.0.puffin"
     assert main(["puffin", "inspect", str(big), "--json"]) == 0
     d = json.loads(capsys.readouterr().out)["blobs"][0]["decoded"]
-    assert len(d["deleted-rows"]) == 20 and d["deleted-rows-truncated"] is True
+    assert len(d["deleted_rows"]) == 20 and d["deleted_rows_truncated"] is True
     assert main(["puffin", "inspect", str(big)]) == 0
     assert "(--all shows all" in capsys.readouterr().out
 
@@ -171,4 +171,4 @@ def test_inspect_estimate_equals_datasketches(tmp_path: Path, capsys: pytest.Cap
         w.add_blob("apache-datasketches-theta-v1", data, fields=[3], codec="zstd", properties={"ndv": str(int(est))})
     assert main(["puffin", "inspect", str(ours), "--json"]) == 0
     decoded = json.loads(capsys.readouterr().out)["blobs"][0]["decoded"]
-    assert decoded["estimate"] == est and decoded["estimation-mode"] is True
+    assert decoded["estimate"] == est and decoded["estimation_mode"] is True

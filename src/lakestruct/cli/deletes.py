@@ -48,10 +48,10 @@ def detect(head: bytes) -> str:
 def _rows(dv: deletes.DeletionVector, all_rows: bool) -> dict[str, Any]:
     pos = dv.positions()
     shown = pos if all_rows or pos.size <= SHOWN_ROWS else pos[:SHOWN_ROWS]
-    out: dict[str, Any] = {"cardinality": int(pos.size), "deleted-rows": shown.tolist()}
+    out: dict[str, Any] = {"cardinality": int(pos.size), "deleted_rows": shown.tolist()}
     if shown.size < pos.size:
-        out["deleted-rows-truncated"] = True
-        out["last-deleted-row"] = int(pos[-1])
+        out["deleted_rows_truncated"] = True
+        out["last_deleted_row"] = int(pos[-1])
     return out
 
 
@@ -69,7 +69,7 @@ def _show(args: argparse.Namespace) -> int:
         else:
             found = dict(deletes.read_deletion_vectors(args.file))
         for ref, dv in found.items():
-            entries.append({"referenced-data-file": dv.referenced_data_file or ref, "offset": dv.offset, "length": dv.length,
+            entries.append({"referenced_data_file": dv.referenced_data_file or ref, "offset": dv.offset, "length": dv.length,
                             **_rows(dv, args.all)})
     elif kind == "dv-file":
         if args.offset is not None:
@@ -85,14 +85,14 @@ def _show(args: argparse.Namespace) -> int:
         dv = deletes.DeletionVector.from_blob(raw)
         entries.append({"offset": start, "length": size, **_rows(dv, args.all)})
     if args.json:
-        print(json.dumps({"file": args.file, "kind": kind, "deletion-vectors": entries}, indent=2))
+        print(json.dumps({"file": args.file, "kind": kind, "deletion_vectors": entries}, indent=2))
         return 0
     print(f"{args.file}: {kind}, {len(entries)} deletion vector(s)")
     for i, e in enumerate(entries):
         where = f"offset {e['offset']}, length {e['length']}"
-        ref = f" for {e['referenced-data-file']}" if "referenced-data-file" in e else ""
-        rows = ", ".join(map(str, e["deleted-rows"]))
-        more = f", ... {e['last-deleted-row']}] (--all shows all {e['cardinality']})" if e.get("deleted-rows-truncated") else "]"
+        ref = f" for {e['referenced_data_file']}" if "referenced_data_file" in e else ""
+        rows = ", ".join(map(str, e["deleted_rows"]))
+        more = f", ... {e['last_deleted_row']}] (--all shows all {e['cardinality']})" if e.get("deleted_rows_truncated") else "]"
         print(f"  #{i}{ref} ({where}): cardinality {e['cardinality']}")
         print(f"      deletedRows [{rows}{more}")
     return 0

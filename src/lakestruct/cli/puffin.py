@@ -44,11 +44,14 @@ def inspect_json(r: puffin.PuffinReader, decoded: list[DecodedBlob] | None = Non
     blobs = [b.to_json() for b in r.blobs]
     for d in decoded or []:
         if d.deletion_vector is not None or d.sketch is not None:
-            blobs[d.index]["decoded"] = d.to_json(max_positions=None if all_rows else SHOWN_ROWS)
+            decoded_json = d.to_json(max_positions=None if all_rows else SHOWN_ROWS)
+            blobs[d.index]["decoded"] = {k.replace("-", "_"): v for k, v in decoded_json.items()}  # lakestruct's keys: snake_case
+    f = r.footer
     return {
         "file": r.name,
-        "file-size": r.footer.file_size,
-        "footer": r.footer.to_json(),
+        "file_size": f.file_size,
+        "footer": {"offset": f.offset, "size": f.size, "payload_offset": f.payload_offset, "payload_length": f.payload_length,
+                   "payload_compressed": f.compressed},
         "properties": dict(r.properties),
         "blobs": blobs,
     }
