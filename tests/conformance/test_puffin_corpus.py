@@ -15,7 +15,6 @@ from lakestruct.cli import main as cli_main
 from tests.conftest import corpus_dir, shared_dir
 from tests.helpers import webide_parse
 
-
 #: The corpus folder of fuzzing reproducers (malformed on purpose); tests/conformance/test_fuzz_repro_covered.py
 #: makes sure each one has its own test.
 FUZZ_REPRO = "fuzz-repro"
