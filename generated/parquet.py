@@ -28,6 +28,13 @@ class Parquet(KaitaiStruct):
     
     An encrypted file ends in `PARE` instead and is not described here.
     
+    `tail` is a position-located instance, which the Kaitai Web IDE parses
+    lazily (only when clicked) and whose errors it shows on the field, not in
+    its error panel. The zero-size `tail_checked` field reads it during the root
+    parse, so a wrong trailing magic or footer length fails the parse in the IDE
+    as it does in lakestruct; the trailing magic is checked first, so input that
+    is not Parquet (or is truncated) is reported as a missing trailing magic.
+    
     .. seealso::
        Source - https://github.com/apache/parquet-format/blob/master/README.md
     
@@ -86,9 +93,13 @@ class Parquet(KaitaiStruct):
         self._read()
 
     def _read(self):
+        self.tail_checked = self._io.read_bytes(0)
+        _ = self.tail_checked
+        if not self.tail.magic == b"\x50\x41\x52\x31":
+            raise kaitaistruct.ValidationExprError(self.tail_checked, self._io, u"/seq/0")
         self.magic = self._io.read_bytes(4)
         if not self.magic == b"\x50\x41\x52\x31":
-            raise kaitaistruct.ValidationNotEqualError(b"\x50\x41\x52\x31", self.magic, self._io, u"/seq/0")
+            raise kaitaistruct.ValidationNotEqualError(b"\x50\x41\x52\x31", self.magic, self._io, u"/seq/1")
 
 
     def _fetch_instances(self):
@@ -1288,18 +1299,37 @@ class Parquet(KaitaiStruct):
             self._read()
 
         def _read(self):
+            self.magic_checked = self._io.read_bytes(0)
+            _ = self.magic_checked
+            if not self.magic == b"\x50\x41\x52\x31":
+                raise kaitaistruct.ValidationExprError(self.magic_checked, self._io, u"/types/footer_tail/seq/0")
             self.len_footer = self._io.read_s4le()
             if not self.len_footer >= 1:
-                raise kaitaistruct.ValidationLessThanError(1, self.len_footer, self._io, u"/types/footer_tail/seq/0")
+                raise kaitaistruct.ValidationLessThanError(1, self.len_footer, self._io, u"/types/footer_tail/seq/1")
             if not self.len_footer <= self._io.size() - 12:
-                raise kaitaistruct.ValidationGreaterThanError(self._io.size() - 12, self.len_footer, self._io, u"/types/footer_tail/seq/0")
-            self.magic = self._io.read_bytes(4)
-            if not self.magic == b"\x50\x41\x52\x31":
-                raise kaitaistruct.ValidationNotEqualError(b"\x50\x41\x52\x31", self.magic, self._io, u"/types/footer_tail/seq/1")
+                raise kaitaistruct.ValidationGreaterThanError(self._io.size() - 12, self.len_footer, self._io, u"/types/footer_tail/seq/1")
 
 
         def _fetch_instances(self):
             pass
+            _ = self.magic
+            if hasattr(self, '_m_magic'):
+                pass
+
+
+        @property
+        def magic(self):
+            """Trailing magic `PAR1`, the last 4 bytes (an encrypted footer has `PARE`)."""
+            if hasattr(self, '_m_magic'):
+                return self._m_magic
+
+            _pos = self._io.pos()
+            self._io.seek(self._io.size() - 4)
+            self._m_magic = self._io.read_bytes(4)
+            if not self._m_magic == b"\x50\x41\x52\x31":
+                raise kaitaistruct.ValidationNotEqualError(b"\x50\x41\x52\x31", self._m_magic, self._io, u"/types/footer_tail/instances/magic")
+            self._io.seek(_pos)
+            return getattr(self, '_m_magic', None)
 
 
     class OffsetIndex(KaitaiStruct):

@@ -24,10 +24,19 @@ class Puffin(KaitaiStruct):
     
     All 4-byte integers are signed two's complement, little-endian.
     
+    The footer tail and the footer are position-located instances, which the
+    Kaitai Web IDE parses lazily (only when clicked) and whose errors it shows on
+    the field, not in its error panel. The zero-size `footer_checked` field reads
+    them during the root parse, so a wrong trailing magic, payload size, flags
+    byte or footer magic fails the parse in the IDE as it does in lakestruct. The
+    trailing magic is checked first (as Iceberg Java does), so truncated or
+    non-Puffin input is reported as a missing trailing magic, not as a
+    meaningless payload size.
+    
     .. seealso::
        Source - https://iceberg.apache.org/puffin-spec/
     """
-    SEQ_FIELDS = ["magic"]
+    SEQ_FIELDS = ["footer_checked", "magic"]
     def __init__(self, _io, _parent=None, _root=None):
         super(Puffin, self).__init__(_io)
         self._parent = _parent
@@ -35,11 +44,17 @@ class Puffin(KaitaiStruct):
         self._debug = collections.defaultdict(dict)
 
     def _read(self):
+        self._debug['footer_checked']['start'] = self._io.pos()
+        self.footer_checked = self._io.read_bytes(0)
+        self._debug['footer_checked']['end'] = self._io.pos()
+        _ = self.footer_checked
+        if not  ((self.tail.magic == b"\x50\x46\x41\x31") and (self.footer.magic == b"\x50\x46\x41\x31")) :
+            raise kaitaistruct.ValidationExprError(self.footer_checked, self._io, u"/seq/0")
         self._debug['magic']['start'] = self._io.pos()
         self.magic = self._io.read_bytes(4)
         self._debug['magic']['end'] = self._io.pos()
         if not self.magic == b"\x50\x46\x41\x31":
-            raise kaitaistruct.ValidationNotEqualError(b"\x50\x46\x41\x31", self.magic, self._io, u"/seq/0")
+            raise kaitaistruct.ValidationNotEqualError(b"\x50\x46\x41\x31", self.magic, self._io, u"/seq/1")
 
 
     def _fetch_instances(self):
@@ -134,7 +149,7 @@ class Puffin(KaitaiStruct):
 
 
     class FooterTail(KaitaiStruct):
-        SEQ_FIELDS = ["len_payload", "flags", "magic"]
+        SEQ_FIELDS = ["magic_checked", "len_payload", "flags"]
         def __init__(self, _io, _parent=None, _root=None):
             super(Puffin.FooterTail, self).__init__(_io)
             self._parent = _parent
@@ -142,27 +157,48 @@ class Puffin(KaitaiStruct):
             self._debug = collections.defaultdict(dict)
 
         def _read(self):
+            self._debug['magic_checked']['start'] = self._io.pos()
+            self.magic_checked = self._io.read_bytes(0)
+            self._debug['magic_checked']['end'] = self._io.pos()
+            _ = self.magic_checked
+            if not self.magic == b"\x50\x46\x41\x31":
+                raise kaitaistruct.ValidationExprError(self.magic_checked, self._io, u"/types/footer_tail/seq/0")
             self._debug['len_payload']['start'] = self._io.pos()
             self.len_payload = self._io.read_s4le()
             self._debug['len_payload']['end'] = self._io.pos()
             if not self.len_payload >= 0:
-                raise kaitaistruct.ValidationLessThanError(0, self.len_payload, self._io, u"/types/footer_tail/seq/0")
+                raise kaitaistruct.ValidationLessThanError(0, self.len_payload, self._io, u"/types/footer_tail/seq/1")
             if not self.len_payload <= self._io.size() - 20:
-                raise kaitaistruct.ValidationGreaterThanError(self._io.size() - 20, self.len_payload, self._io, u"/types/footer_tail/seq/0")
+                raise kaitaistruct.ValidationGreaterThanError(self._io.size() - 20, self.len_payload, self._io, u"/types/footer_tail/seq/1")
             self._debug['flags']['start'] = self._io.pos()
             self.flags = Puffin.Flags(self._io, self, self._root)
             self.flags._read()
             self._debug['flags']['end'] = self._io.pos()
-            self._debug['magic']['start'] = self._io.pos()
-            self.magic = self._io.read_bytes(4)
-            self._debug['magic']['end'] = self._io.pos()
-            if not self.magic == b"\x50\x46\x41\x31":
-                raise kaitaistruct.ValidationNotEqualError(b"\x50\x46\x41\x31", self.magic, self._io, u"/types/footer_tail/seq/2")
 
 
         def _fetch_instances(self):
             pass
             self.flags._fetch_instances()
+            _ = self.magic
+            if hasattr(self, '_m_magic'):
+                pass
+
+
+        @property
+        def magic(self):
+            """Trailing magic `PFA1`, the last 4 bytes of the file."""
+            if hasattr(self, '_m_magic'):
+                return self._m_magic
+
+            _pos = self._io.pos()
+            self._io.seek(self._io.size() - 4)
+            self._debug['_m_magic']['start'] = self._io.pos()
+            self._m_magic = self._io.read_bytes(4)
+            self._debug['_m_magic']['end'] = self._io.pos()
+            if not self._m_magic == b"\x50\x46\x41\x31":
+                raise kaitaistruct.ValidationNotEqualError(b"\x50\x46\x41\x31", self._m_magic, self._io, u"/types/footer_tail/instances/magic")
+            self._io.seek(_pos)
+            return getattr(self, '_m_magic', None)
 
 
     @property

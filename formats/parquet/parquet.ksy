@@ -26,11 +26,28 @@ doc: |
   opaque (compressed).
 
   An encrypted file ends in `PARE` instead and is not described here.
+
+  `tail` is a position-located instance, which the Kaitai Web IDE parses
+  lazily (only when clicked) and whose errors it shows on the field, not in
+  its error panel. The zero-size `tail_checked` field reads it during the root
+  parse, so a wrong trailing magic or footer length fails the parse in the IDE
+  as it does in lakestruct; the trailing magic is checked first, so input that
+  is not Parquet (or is truncated) is reported as a missing trailing magic.
 doc-ref:
   - https://github.com/apache/parquet-format/blob/master/README.md
   - https://github.com/apache/parquet-format/blob/master/src/main/thrift/parquet.thrift
 -webide-representation: 'Parquet {file_meta_data}'
 seq:
+  - id: tail_checked
+    size: 0
+    valid:
+      expr: tail.magic == [0x50, 0x41, 0x52, 0x31]
+    doc: |
+      Zero bytes, before the leading magic. Its check reads `tail` (trailing
+      magic first, then the footer length) while the root is parsed, so their
+      errors reach the Web IDE's error panel; `tail` raises its own, named,
+      errors before this expression could be false.
+    -lakestruct-rule: parquet.trailing-magic
   - id: magic
     contents: PAR1
     doc: Leading magic `PAR1`.
@@ -56,6 +73,15 @@ types:
     doc: The last 8 bytes of the file, read first to find the footer.
     -webide-representation: 'footer {len_footer:dec} bytes'
     seq:
+      - id: magic_checked
+        size: 0
+        valid:
+          expr: magic == [0x50, 0x41, 0x52, 0x31]
+        doc: |
+          Zero bytes. Reads the trailing `magic` instance before the footer
+          length, so input that does not end in `PAR1` fails on the magic, not
+          on a meaningless length.
+        -lakestruct-rule: parquet.trailing-magic
       - id: len_footer
         type: s4
         valid:
@@ -63,9 +89,12 @@ types:
           max: _io.size - 12
         doc: Length of the Thrift FileMetaData (it must fit between the magics).
         -lakestruct-rule: parquet.footer-length
-      - id: magic
-        contents: PAR1
-        doc: Trailing magic `PAR1` (an encrypted footer has `PARE`).
+    instances:
+      magic:
+        pos: _io.size - 4
+        size: 4
+        valid: '[0x50, 0x41, 0x52, 0x31]'
+        doc: Trailing magic `PAR1`, the last 4 bytes (an encrypted footer has `PARE`).
         -lakestruct-rule: parquet.trailing-magic
   file_meta_data_view:
     doc: "FileMetaData: 1 version, 2 schema, 3 num_rows, 4 row_groups, 6 created_by."

@@ -23,9 +23,29 @@ doc: |
   `payload_text` instance shows it as UTF-8 JSON.
 
   All 4-byte integers are signed two's complement, little-endian.
+
+  The footer tail and the footer are position-located instances, which the
+  Kaitai Web IDE parses lazily (only when clicked) and whose errors it shows on
+  the field, not in its error panel. The zero-size `footer_checked` field reads
+  them during the root parse, so a wrong trailing magic, payload size, flags
+  byte or footer magic fails the parse in the IDE as it does in lakestruct. The
+  trailing magic is checked first (as Iceberg Java does), so truncated or
+  non-Puffin input is reported as a missing trailing magic, not as a
+  meaningless payload size.
 doc-ref: https://iceberg.apache.org/puffin-spec/
 -webide-representation: 'Puffin {footer.payload_text}'
 seq:
+  - id: footer_checked
+    size: 0
+    valid:
+      expr: tail.magic == [0x50, 0x46, 0x41, 0x31] and footer.magic == [0x50, 0x46, 0x41, 0x31]
+    doc: |
+      Zero bytes, before the header magic. Its check reads `tail` (trailing
+      magic first, then payload size and flags) and `footer` (footer magic)
+      while the root is parsed, in the order lakestruct reads them, so their
+      errors reach the Web IDE's error panel; those instances raise their
+      own, named, errors before this expression could be false.
+    -lakestruct-rule: puffin.trailing-magic
   - id: magic
     contents: PFA1
     doc: Header magic `PFA1` (Puffin Fratercula arctica, version 1).
@@ -52,6 +72,15 @@ types:
   footer_tail:
     -webide-representation: 'payload {len_payload:dec} bytes, compressed={flags.payload_compressed}'
     seq:
+      - id: magic_checked
+        size: 0
+        valid:
+          expr: magic == [0x50, 0x46, 0x41, 0x31]
+        doc: |
+          Zero bytes. Reads the trailing `magic` instance before the payload
+          size, so input that does not end in `PFA1` (truncated, or not Puffin)
+          fails on the magic, not on a meaningless size.
+        -lakestruct-rule: puffin.trailing-magic
       - id: len_payload
         type: s4
         valid:
@@ -64,10 +93,13 @@ types:
         -lakestruct-rule: puffin.payload-size
       - id: flags
         type: flags
-        doc: Flags, 4 bytes.
-      - id: magic
-        contents: PFA1
-        doc: Trailing magic, the last 4 bytes of the file.
+        doc: Flags, 4 bytes (followed by the trailing magic).
+    instances:
+      magic:
+        pos: _io.size - 4
+        size: 4
+        valid: '[0x50, 0x46, 0x41, 0x31]'
+        doc: Trailing magic `PFA1`, the last 4 bytes of the file.
         -lakestruct-rule: puffin.trailing-magic
   flags:
     -webide-representation: 'compressed={payload_compressed}'
