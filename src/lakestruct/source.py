@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import io
 import os
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import IO, Any, Union
 
 from .errors import FormatError, SourceError, TruncatedError
 
-__all__ = ["ByteSource", "SourceLike", "open_source", "RangeReader", "closing_on_error"]
+__all__ = ["STDIN", "ByteSource", "SourceLike", "open_source", "RangeReader", "closing_on_error"]
 
 SourceLike = Union["ByteSource", str, "os.PathLike[str]", bytes, bytearray, memoryview, IO[bytes]]
 
@@ -163,12 +164,42 @@ def _is_url(s: str) -> bool:
     return bool(sep) and scheme.isidentifier() and len(scheme) > 1
 
 
+#: The path that names standard input (as on most command lines); its source is named ``STDIN_NAME``.
+STDIN = "-"
+STDIN_NAME = "<stdin>"
+_stdin_data: bytes | None = None
+
+
+def _stdin_source() -> ByteSource:
+    """Standard input as a source. A seekable one (``< file``) is read by ranges like a file; a pipe is
+    read into memory once, on first use, and every later ``open_source("-")`` in the process shares
+    those bytes (a command may open its input more than once: to sniff it, then to read it)."""
+    global _stdin_data
+    stream = sys.stdin.buffer
+    if _stdin_data is None:
+        try:
+            if stream.seekable():
+                return FileObjectSource(stream, STDIN_NAME)
+        except (OSError, ValueError):
+            pass
+        try:
+            _stdin_data = stream.read()
+        except OSError as e:
+            raise SourceError(f"{STDIN_NAME}: cannot read: {e}") from e
+    return BytesSource(_stdin_data, STDIN_NAME)
+
+
 def open_source(src: SourceLike, *, name: str | None = None) -> ByteSource:
-    """Turn a path, URL, bytes-like object or binary file object into a ByteSource."""
+    """Turn a path, URL, bytes-like object or binary file object into a ByteSource.
+
+    The path ``"-"`` is standard input (see :func:`_stdin_source`); ``./-`` names a file called ``-``.
+    """
     if isinstance(src, ByteSource):
         return src
     if isinstance(src, (bytes, bytearray, memoryview)):
         return BytesSource(src, name or "<bytes>")
+    if isinstance(src, str) and src == STDIN:
+        return _stdin_source()
     if isinstance(src, (str, os.PathLike)):
         path = os.fspath(src)
         if _is_url(path) and not path.startswith("file://"):

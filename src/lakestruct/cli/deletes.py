@@ -28,7 +28,7 @@ def register(sub: Any) -> None:
         "Iceberg manifest records it), a bare deletion-vector-v1 blob, or a Delta/Paimon DV file (version byte 1, then "
         "entries; --offset/--length pick one as a Delta descriptor's offset/sizeInBytes do).",
     )
-    s.add_argument("file")
+    s.add_argument("file", help="path, fsspec URL, or - for standard input")
     s.add_argument("--kind", choices=KINDS, default="auto", help="what FILE is (default: from its magic bytes)")
     s.add_argument("--offset", type=int, help="Puffin: content_offset; DV file: the descriptor's offset")
     s.add_argument("--length", type=int, help="Puffin: content_size_in_bytes; DV file: the descriptor's sizeInBytes")

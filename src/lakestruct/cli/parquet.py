@@ -70,9 +70,7 @@ def _common(p: argparse.ArgumentParser, *, column: bool = True) -> None:
 
 
 def _open(path: str) -> ParquetFile:
-    if path == "-":
-        return parquet.open(sys.stdin.buffer.read())
-    return parquet.open(path)
+    return parquet.open(path)  # "-" is standard input (lakestruct.source.open_source)
 
 
 def _column_arg(pq: ParquetFile, value: str | None, row_group: int | None = None) -> int | None:

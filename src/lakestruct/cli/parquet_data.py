@@ -57,7 +57,7 @@ def register(psub: Any) -> None:
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file", help="path or fsspec URL of a Parquet file")
+    p.add_argument("file", help="path, fsspec URL, or - for standard input")
     p.add_argument("--column", required=True, metavar="PATH", help="leaf column: dotted path (a.b.c) or index")
     p.add_argument("--row-group", type=int, default=None, metavar="N", help="only this row group (default: all)")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")

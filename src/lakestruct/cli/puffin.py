@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
 from .. import puffin
@@ -35,9 +34,7 @@ def register(sub: Any) -> None:
 
 
 def _open(path: str) -> puffin.PuffinReader:
-    if path == "-":
-        return puffin.open(sys.stdin.buffer.read())
-    return puffin.open(path)
+    return puffin.open(path)  # "-" is standard input (lakestruct.source.open_source)
 
 
 def inspect_json(r: puffin.PuffinReader, decoded: list[DecodedBlob] | None = None, *, all_rows: bool = False) -> dict[str, Any]:
