@@ -1,9 +1,44 @@
 """Find the lake files lakestruct understands and check them: the one code path behind
 ``lakestruct scan``, the Spark inventory's ``files`` table and ``lakestruct validate``.
 
-``detect(path)`` names a file's format from its magic bytes; ``check_file(path, fmt)``
-runs that format's checks and returns a :class:`ScanResult` (never raises for malformed
-input: the broken rule, offset and field path are in the result).
+``detect(path)`` names a file's format from its first and last bytes; ``check_file(path, fmt)``
+runs that format's checks with the library's own readers and returns a :class:`ScanResult`
+(never raises for malformed input: the broken rule, offset and field path are in the result).
+
+Formats (``ScanResult.format``) and how ``detect`` recognises them, in this order:
+
+==============  =====================================================================================
+``puffin``      ``PFA1`` at the start or the end
+``parquet``     ``PAR1``/``PARE`` at the start or the end (an encrypted file is reported as not
+                readable without keys, and is not a failure)
+``dv-file``     a Delta Lake or Paimon deletion-vector file: version byte 1, then an entry whose
+                magic (bytes 5-8) is ``D1 D3 39 64`` (64-bit) or ``5E 43 F2 D0`` (Paimon 32-bit)
+``dv-blob``     a bare Iceberg ``deletion-vector-v1`` blob: a big-endian length equal to the file
+                size minus 8, then ``D1 D3 39 64``
+``theta``       a DataSketches compact Theta sketch: family id 3 (byte 2), serial version 1-4
+                (byte 1) and preamble longs that version allows (byte 0, bits 0-5)
+``roaring32``   a 32-bit portable Roaring bitmap: cookie 12346 (``3A 30 00 00``) or 12347 (``3B 30``)
+``roaring64``   a 64-bit portable Roaring bitmap: it has no magic (see below)
+==============  =====================================================================================
+
+Weak signatures. Puffin, Parquet, the DV formats and Roaring cookie 12346 have four or more fixed
+bytes: a match is checked, and reported as failing when it breaks a rule. Three signatures are
+weak enough to occur by chance in other files, so a file that breaks a rule would be wrongly
+reported: the Theta preamble (three small bytes), Roaring cookie 12347 (two bytes) and Roaring64
+(no magic at all; only a little-endian bucket count that must be plausible: ``8 + 12 * count <=
+size``, or an 8-byte file of count 0). They are taken
+
+- by file name: ``*.sk`` for Theta, ``*.bin`` and ``*.roaring`` for Roaring (as the DataSketches,
+  CRoaring and Iceberg test files are named); then the file is checked like any other and may fail;
+- under any other name only when the file is one, whole: a Theta sketch that reads without error,
+  or a Roaring bitmap whose structure checks end exactly at the end of the file (and, for
+  Roaring64, whose first bucket starts with a 32-bit cookie). Such files are at most
+  :data:`VERIFY_LIMIT` bytes; larger ones are not taken.
+
+Not recognised at all: files too small to carry any signature (under 4 bytes, a Roaring64 file
+under 8 bytes or with an implausible bucket count) and a Paimon index file with no entries (the
+single version byte 1). Each file is opened twice, once by ``detect`` (two small range reads, or
+the whole file for a weak signature under another name) and once by ``check_file``.
 """
 
 from __future__ import annotations
@@ -12,11 +47,26 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from . import parquet, puffin
+import numpy as np
+
+from . import deletes, parquet, puffin, roaring, sketches
+from .deletes.read import PAIMON_MAGIC32
 from .errors import FormatError, LakestructError
+from .sketches.read import PRE_LONGS_BY_VERSION
 from .source import open_source
 
-__all__ = ["ScanResult", "check_file", "detect", "walk"]
+__all__ = ["FORMATS", "VERIFY_LIMIT", "ScanResult", "check_file", "detect", "walk"]
+
+#: Every value ``detect`` returns (and ``ScanResult.format`` holds).
+FORMATS = ("puffin", "parquet", "dv-file", "dv-blob", "theta", "roaring32", "roaring64")
+#: Largest file a weak signature is verified on by reading it whole (other names than *.sk, *.bin, *.roaring).
+VERIFY_LIMIT = 64 << 20
+
+_ROARING_NAMES = (".bin", ".roaring")
+_THETA_NAMES = (".sk",)
+_COOKIE_NO_RUNS = (12346).to_bytes(4, "little")  # 3A 30 00 00
+_COOKIE_RUNS = (12347).to_bytes(2, "little")  # 3B 30, then the container count - 1
+_HEAD = 16
 
 
 @dataclass(frozen=True)
@@ -31,20 +81,67 @@ class ScanResult:
 
 
 def detect(path: str) -> str | None:
-    """The format of a file from its magic bytes, or None."""
+    """The format of a file from its first and last bytes (one of :data:`FORMATS`), or None."""
     try:
         with open_source(path) as src:
-            if src.size < 4:
+            size = src.size
+            if size < 4:
                 return None
-            head = src.read(0, 4)
-            tail = src.read(src.size - 4, 4)
+            head = src.read(0, min(size, _HEAD))
+            tail = src.read(size - 4, 4)
+            data: bytes | None = None
+            for fmt, verify in _candidates(head, tail, size, os.fspath(path).lower()):
+                if not verify:
+                    return fmt
+                if size > VERIFY_LIMIT:
+                    continue
+                data = src.read(0, size) if data is None else data
+                if _is_whole(fmt, data):
+                    return fmt
     except LakestructError:
         return None
-    if head == puffin.MAGIC or tail == puffin.MAGIC:
-        return "puffin"
-    if head in (parquet.MAGIC, parquet.MAGIC_ENCRYPTED) or tail in (parquet.MAGIC, parquet.MAGIC_ENCRYPTED):
-        return "parquet"
     return None
+
+
+def _candidates(head: bytes, tail: bytes, size: int, name: str) -> Iterator[tuple[str, bool]]:
+    """The formats the signature allows, in order: (format, whether to verify by reading the whole file)."""
+    if head[:4] == puffin.MAGIC or tail == puffin.MAGIC:
+        yield "puffin", False
+    if head[:4] in (parquet.MAGIC, parquet.MAGIC_ENCRYPTED) or tail in (parquet.MAGIC, parquet.MAGIC_ENCRYPTED):
+        yield "parquet", False
+    if head[:1] == b"\x01" and head[5:9] in (deletes.MAGIC, PAIMON_MAGIC32):
+        yield "dv-file", False
+    if size >= 12 and int.from_bytes(head[:4], "big") == size - 8 and head[4:8] == deletes.MAGIC:
+        yield "dv-blob", False
+    if size >= 8 and head[2] == 3 and head[1] in PRE_LONGS_BY_VERSION and head[0] & 0x3F in PRE_LONGS_BY_VERSION[head[1]]:
+        yield "theta", not name.endswith(_THETA_NAMES)
+    if head[:4] == _COOKIE_NO_RUNS:
+        yield "roaring32", False
+    if head[:2] == _COOKIE_RUNS:
+        yield "roaring32", not name.endswith(_ROARING_NAMES)
+    if size >= 8:
+        count = int.from_bytes(head[:8], "little")
+        plausible = size == 8 if count == 0 else 8 + 12 * count <= size
+        if plausible and name.endswith(_ROARING_NAMES):
+            yield "roaring64", False
+        elif plausible and count and (head[12:16] == _COOKIE_NO_RUNS or head[12:14] == _COOKIE_RUNS):
+            yield "roaring64", True
+
+
+def _is_whole(fmt: str, data: bytes) -> bool:
+    """Whether ``data`` is one whole ``fmt`` file: its structure checks pass and end at its last byte."""
+    try:
+        if fmt == "theta":
+            sketches.ThetaSketch.from_bytes(data, seed=None)
+        elif fmt == "roaring32":
+            roaring.describe_roaring32(data)
+        elif fmt == "roaring64":
+            roaring.describe_roaring64(data)
+        else:  # pragma: no cover - only weak signatures are verified
+            raise ValueError(fmt)
+    except LakestructError:
+        return False
+    return True
 
 
 def check_file(path: str, fmt: str) -> ScanResult:
@@ -60,12 +157,38 @@ def check_file(path: str, fmt: str) -> ScanResult:
                     kinds[b.type] = kinds.get(b.type, 0) + 1
                 desc = ", ".join(f"{n} {t}" for t, n in kinds.items()) or "no blobs"
                 return ScanResult(path, fmt, True, f"{len(r.blobs)} blob(s): {desc}")
+        if fmt == "dv-file":
+            entries = deletes.read_paimon_deletion_vectors(path)
+            bits = ", ".join(f"{sum(e.bits == b for e in entries)} {b}-bit" for b in (64, 32) if any(e.bits == b for e in entries))
+            rows = sum(e.vector.cardinality for e in entries)
+            return ScanResult(path, fmt, True, f"Delta/Paimon DV file: {len(entries)} deletion vector(s) ({bits}), {rows} deleted rows")
+        if fmt == "dv-blob":
+            dv = deletes.DeletionVector.from_blob(_read_all(path))
+            return ScanResult(path, fmt, True, f"deletion-vector-v1 blob: {dv.cardinality} deleted rows")
+        if fmt == "theta":
+            sk = sketches.ThetaSketch.from_bytes(path, seed=None)
+            mode = f"theta {sk.theta:.6g}" if sk.is_estimation_mode else "exact"
+            summary = (f"compact Theta sketch, serial version {sk.serial_version}: {sk.num_retained} retained, {mode}, "
+                       f"estimate {sk.estimate():.6g}")
+            if not sk.empty and sk.seed_hash != sketches.DEFAULT_SEED_HASH:
+                summary += f"; seed hash 0x{sk.seed_hash:04x} (not the default seed's)"
+            return ScanResult(path, fmt, True, summary)
+        if fmt in ("roaring32", "roaring64"):
+            data = _read_all(path)
+            values: np.ndarray = roaring.decode_roaring32(data) if fmt == "roaring32" else roaring.decode_roaring64(data)
+            span = f" in [{int(values[0])}, {int(values[-1])}]" if values.size else ""
+            return ScanResult(path, fmt, True, f"{fmt[-2:]}-bit portable Roaring bitmap: {values.size} values{span}")
         raise ValueError(f"unknown format {fmt!r}")
     except FormatError as e:
         where = f"offset {e.offset}" if e.offset is not None else "offset unknown"
         return ScanResult(path, fmt, False, f"{e.rule} at {where} ({e.path}): {e.message}", e.rule, e.offset, e.path)
     except LakestructError as e:
         return ScanResult(path, fmt, False, str(e))
+
+
+def _read_all(path: str) -> bytes:
+    with open_source(path) as src:
+        return src.read(0, src.size)
 
 
 def _check_parquet(path: str) -> ScanResult:
@@ -78,7 +201,7 @@ def _check_parquet(path: str) -> ScanResult:
             summary = f"{md.num_rows} rows, {len(md.row_groups)} row group(s), {len(pq.columns())} column(s), {n_pages} pages{note}"
             return ScanResult(path, "parquet", True, summary)
     except parquet.EncryptedError as e:
-        return ScanResult(path, "parquet", True, f"encrypted footer/columns, not readable: {e.message}", e.rule, e.offset, e.path)
+        return ScanResult(path, "parquet", True, f"not readable without keys: {e.message}", e.rule, e.offset, e.path)
 
 
 def walk(paths: list[str]) -> Iterator[str]:

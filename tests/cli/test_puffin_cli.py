@@ -90,10 +90,12 @@ def test_scan_and_demo(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     bad = tmp_path / "d" / "broken.puffin"
     bad.write_bytes(b"PFA1" + b"\0" * 40 + b"PFA1")
     (tmp_path / "d" / "notes.txt").write_text("not a lake file")
-    assert main(["scan", str(tmp_path / "d"), "--json"]) == 0
+    assert main(["scan", str(tmp_path / "d"), "--json"]) == 1  # a file breaks a rule
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     summary = lines[-1]["summary"]
     assert summary == {"files": 6, "ok": 5, "failed": 1, "other_files": 1}  # 5 demo files and the broken one
     broken = next(r for r in lines[:-1] if r["path"].endswith("broken.puffin"))
     assert broken["ok"] is False and broken["rule"].startswith("puffin.")
-    assert main(["scan", str(tmp_path / "d"), "--strict"]) == 1
+    assert main(["scan", str(tmp_path / "d"), "--strict"]) == 1  # --strict: accepted, the default
+    bad.unlink()
+    assert main(["scan", str(tmp_path / "d")]) == 0
