@@ -33,9 +33,24 @@ __all__ = [
     "TruncatedError",
     "UsageError",
     "__version__",
+    "twins",
     "deletes",
     "parquet",
     "puffin",
     "roaring",
     "sketches",
 ]
+
+
+def twins() -> dict[str, str]:
+    """Which twin of each module with a compiled (Cython) version is in use: ``"compiled"``, or ``"pure"``
+    (the pure-Python/NumPy twin, used when the package was built without Cython or a C compiler).
+
+    ``roaring``: the Roaring and deletion-vector decoder (``roaring/_decode_c.pyx``); ``thrift``: the
+    Thrift compact decoder behind Parquet footers and page headers (``thrift/_compact_c.pyx``).
+    ``lakestruct --version`` prints the same.
+    """
+    from .roaring.read import HAVE_C
+    from .thrift.typed import COMPILED
+
+    return {"roaring": "compiled" if HAVE_C else "pure", "thrift": "compiled" if COMPILED else "pure"}

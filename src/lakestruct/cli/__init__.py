@@ -1,7 +1,8 @@
 """The ``lakestruct`` command line.
 
 Exit status: 0 on success, 1 when an input is malformed or unreadable (the error,
-with its offset, field path and rule, goes to stderr), 2 on bad usage.
+with its offset, field path and rule, goes to stderr) or an output cannot be written,
+2 on bad usage, 130 when interrupted (Ctrl-C). ``-`` as a FILE argument is standard input.
 """
 
 from __future__ import annotations
@@ -10,9 +11,9 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from .. import __version__
+from .. import __version__, twins
 from ..errors import LakestructError, UsageError
-from . import deletes, demo, parquet, puffin, scan
+from . import deletes, demo, inventory, parquet, puffin, scan
 
 __all__ = ["main"]
 
@@ -25,13 +26,15 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="lakestruct", description="Read, check and write the binary files of a data lake.")
-    p.add_argument("--version", action="version", version=f"lakestruct {__version__}")
+    built = ", ".join(f"{name}: {kind}" for name, kind in twins().items())
+    p.add_argument("--version", action="version", version=f"lakestruct {__version__} ({built})")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     parquet.register(sub)
     puffin.register(sub)
     deletes.register(sub)
     scan.register(sub)
+    inventory.register(sub)
     demo.register(sub)
     return p
 
@@ -50,6 +53,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except BrokenPipeError:  # `lakestruct ... | head`
         return 0
+    except KeyboardInterrupt:  # Ctrl-C: no traceback, the shell's convention for SIGINT
+        print("lakestruct: interrupted", file=sys.stderr)
+        return 130
+    except OSError as e:  # the operating system refused (an unwritable or full output folder, ...)
+        print(f"lakestruct: error: {e}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from typing import Any
 
 from .. import puffin, sketches
@@ -63,6 +64,12 @@ def register(sub: Any) -> None:
 
 
 def _demo(args: argparse.Namespace) -> int:
-    for path in write_demo(args.outdir):
+    try:
+        written = write_demo(args.outdir)
+    except OSError as e:  # an unwritable, missing or full folder: exit 1 with the reason, no traceback
+        where = f" ({e.filename})" if e.filename and e.filename != args.outdir else ""
+        print(f"lakestruct: error: cannot write the demo files to {args.outdir}: {e.strerror or e}{where}", file=sys.stderr)
+        return 1
+    for path in written:
         print(f"wrote {path} ({os.path.getsize(path)} bytes)")
     return 0
