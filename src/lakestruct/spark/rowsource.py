@@ -4,32 +4,38 @@ A source is a :class:`RowSource`: a name, an Arrow schema for its data columns a
 function that turns one *input unit* (a file, or for table sources a table directory)
 into rows. The Spark machinery in :mod:`lakestruct.spark` lists the input units on the
 driver, packs them into partitions by size, calls ``rows`` on the executors and returns
-Arrow record batches; the plain single-process loop (:func:`collect`) calls the very same
-functions, which is how tests hold every source to "Spark rows == plain loop rows".
+Arrow record batches; the plain single-process loop (:func:`batches` without Spark) calls
+the very same functions, which is how tests hold every source to "Spark rows == plain loop rows".
 
 Every source's table is ``file`` (the path or URL of the input unit, as listed), then
-the source's own columns (``schema(options)``), then :data:`ERROR_FIELDS`. When ``rows``
-raises a :class:`lakestruct.LakestructError`, the rows it yielded before stay and one
-error row follows (data columns null, error columns set): a broken file never fails
-the job. Anything else that escapes ``rows`` is a bug and does fail it.
+the source's own columns (``schema(options)``), then :data:`ERROR_FIELDS`. ``rows`` yields
+dicts (one row each; missing keys are null; a row may set the error columns itself, for
+example a Puffin blob that breaks a rule while the file's other blobs are fine) or Arrow
+record batches with exactly the data columns (many rows at once: exploded positions).
+When ``rows`` raises a :class:`lakestruct.LakestructError`, the rows it yielded before stay
+and one error row follows (data columns null, error columns set): a broken file never
+fails the job. Anything else that escapes ``rows`` is a bug and does fail it.
 
 This module imports pyarrow and lakestruct only, never pyspark.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeAlias
 
 import pyarrow as pa
 
-from ..errors import FormatError, LakestructError
+from ..errors import FormatError, LakestructError, UsageError
+from .listing import Input
 
-__all__ = ["ERROR_FIELDS", "FILE_FIELD", "RowSource", "collect", "error_row", "full_schema"]
+__all__ = ["ERROR_FIELDS", "FILE_FIELD", "RowSource", "batches", "collect", "error_row", "full_schema", "option_bool", "option_int"]
 
 Options = Mapping[str, str]
 Row = dict[str, Any]
+#: what ``rows`` yields: a row, or a batch of rows with the source's data columns
+Chunk: TypeAlias = Row | Any  # a row, or a pyarrow.RecordBatch
 
 FILE_FIELD = pa.field("file", pa.string(), nullable=False)
 ERROR_FIELDS: tuple[pa.Field, ...] = (
@@ -38,6 +44,8 @@ ERROR_FIELDS: tuple[pa.Field, ...] = (
     pa.field("error_path", pa.string()),  # field path (``footer.payload.blobs[2].offset``)
     pa.field("error", pa.string()),  # the whole message
 )
+#: rows are turned into Arrow record batches of at most this many rows
+BATCH_ROWS = 8192
 
 
 @dataclass(frozen=True)
@@ -47,17 +55,17 @@ class RowSource:
     name: str
     #: the data columns (without ``file`` and the error columns) for these options
     schema: Callable[[Options], pa.Schema]
-    #: one input unit -> its rows as dicts keyed by the data columns (missing keys are null)
-    rows: Callable[[str, Options], Iterator[Row]]
+    #: one input unit -> its rows (dicts keyed by the data columns, or record batches of them)
+    rows: Callable[[str, Options], Iterator[Chunk]]
     #: paths as the user gave them -> input units with their sizes in bytes (for packing);
-    #: None: every file under the paths (recursively, local or fsspec) that ``accepts``
-    list_inputs: Callable[[Sequence[str], Options], list[tuple[str, int]]] | None = None
-    #: with the default listing: does this file belong to the source (name or magic sniff)?
-    accepts: Callable[[str, Options], bool] | None = None
+    #: None: every file under the paths (recursively, local or fsspec)
+    list_inputs: Callable[[list[str], Options], list[Input]] | None = None
     #: runs once on the driver before anything else; the options it returns are the ones
     #: ``schema``, listing and ``rows`` (on the executors) see. For work that must happen once
     #: (compiling a user's .ksy, resolving a snapshot id); the result must be plain strings.
     prepare: Callable[[Options], Options] | None = None
+    #: the options the source understands, with their meaning (shown in the docs and in errors)
+    options: Mapping[str, str] | None = None
     doc: str = ""
 
 
@@ -66,16 +74,82 @@ def full_schema(source: RowSource, options: Options) -> pa.Schema:
     return pa.schema([FILE_FIELD, *source.schema(options), *ERROR_FIELDS])
 
 
-def error_row(path: str, e: LakestructError) -> Row:
+def error_fields(e: LakestructError) -> Row:
+    """The error columns of a row for ``e``."""
     if isinstance(e, FormatError):
-        return {"file": path, "error_rule": e.rule, "error_offset": e.offset, "error_path": e.path, "error": str(e)}
-    return {"file": path, "error_rule": "io.unreadable", "error_offset": None, "error_path": None, "error": str(e)}
+        return {"error_rule": e.rule, "error_offset": e.offset, "error_path": e.path, "error": str(e)}
+    return {"error_rule": "io.unreadable", "error_offset": None, "error_path": None, "error": str(e)}
 
 
-def collect(source: RowSource, path: str, options: Options) -> Iterator[Row]:
-    """Rows of one input unit with ``file`` set and a broken input turned into an error row."""
+def error_row(path: str, e: LakestructError) -> Row:
+    return {"file": path, **error_fields(e)}
+
+
+def collect(source: RowSource, path: str, options: Options) -> Iterator[Chunk]:
+    """Chunks of one input unit with ``file`` set on rows (batches get it in :func:`batches`) and a
+    broken input turned into an error row."""
     try:
         for r in source.rows(path, options):
-            yield {"file": path, **r}
+            yield r if isinstance(r, pa.RecordBatch) else {"file": path, **r}
     except LakestructError as e:
         yield error_row(path, e)
+
+
+def _with_file(batch: pa.RecordBatch, path: str, schema: pa.Schema) -> pa.RecordBatch:
+    n = batch.num_rows
+    cols: list[Any] = []
+    for f in schema:
+        if f.name == "file":
+            cols.append(pa.array([path] * n, pa.string()))
+        elif f.name in batch.schema.names:
+            cols.append(batch.column(f.name).cast(f.type))
+        else:
+            cols.append(pa.nulls(n, f.type))
+    return pa.RecordBatch.from_arrays(cols, schema=schema)
+
+
+def batches(
+    source: RowSource, inputs: Iterable[Input | str], options: Options, *, batch_rows: int = BATCH_ROWS
+) -> Iterator[pa.RecordBatch]:
+    """All rows of ``inputs`` as Arrow record batches of :func:`full_schema` — what one Spark task returns,
+    and the plain single-process loop when called directly."""
+    schema = full_schema(source, options)
+    pending: list[Row] = []
+    for item in inputs:
+        path = item if isinstance(item, str) else item[0]
+        for chunk in collect(source, path, options):
+            if isinstance(chunk, pa.RecordBatch):
+                if pending:
+                    yield pa.RecordBatch.from_pylist(pending, schema=schema)
+                    pending = []
+                if chunk.num_rows:
+                    yield _with_file(chunk, path, schema)
+                continue
+            pending.append(chunk)
+            if len(pending) >= batch_rows:
+                yield pa.RecordBatch.from_pylist(pending, schema=schema)
+                pending = []
+    if pending:
+        yield pa.RecordBatch.from_pylist(pending, schema=schema)
+
+
+def option_bool(options: Options, key: str, default: bool = False) -> bool:
+    v = options.get(key)
+    if v is None:
+        return default
+    s = str(v).strip().lower()
+    if s in ("true", "1", "yes", "on"):
+        return True
+    if s in ("false", "0", "no", "off", ""):
+        return False
+    raise UsageError(f"option {key} must be true or false, found {v!r}")
+
+
+def option_int(options: Options, key: str, default: int | None) -> int | None:
+    v = options.get(key)
+    if v is None or str(v).strip() == "":
+        return default
+    try:
+        return int(str(v).strip())
+    except ValueError:
+        raise UsageError(f"option {key} must be an integer, found {v!r}") from None

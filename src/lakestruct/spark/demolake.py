@@ -1,0 +1,175 @@
+"""A small demo lake written by real writers, for ``make run`` and the tests of the inventory job.
+
+* ``warehouse/db/orders/data/*.parquet`` — Parquet data files written by pyarrow with the settings that
+  make a lake slow or fast: page index and bloom filter, tiny pages, a dictionary that falls back to
+  PLAIN, an uncompressed file of random bytes (poor compression), page CRCs.
+* ``warehouse/db/orders/data/*-deletes.puffin`` — Iceberg v3 deletion vectors (lakestruct's Puffin/DV
+  writer, byte-identical to Iceberg Java's) naming the data files by their ``s3://demo-bucket/...``
+  location, as a table on object storage would.
+* ``warehouse/db/orders/metadata/*.stats.puffin`` — Theta sketches (lakestruct's writer) with ``ndv``
+  properties, one of which disagrees with its sketch.
+* ``delta/events/deletion_vector_*.bin`` — a Delta Lake deletion-vector file.
+* ``broken/`` — deliberately broken files: a truncated Parquet file, a DV blob with a wrong CRC, a
+  Puffin DV whose cardinality property disagrees with its bitmap, and a Parquet file whose page header is garbage.
+
+Every file is written atomically by its writer; the lake is rebuilt from scratch on every call.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from typing import Any
+
+import numpy as np
+
+from .. import deletes, puffin, sketches
+from .._atomic import AtomicFile
+
+__all__ = ["BUCKET", "build"]
+
+#: the bucket the deletion vectors name their data files in (the S3 test uploads the lake there)
+BUCKET = "demo-bucket"
+TABLE = "warehouse/db/orders"
+
+
+def _put(path: str, data: bytes) -> None:
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    f = AtomicFile(path)
+    try:
+        f.file.write(data)
+        f.commit()
+    finally:
+        f.abort()
+
+
+def _orders(rng: np.random.Generator, n: int, start: int) -> Any:
+    import pyarrow as pa
+
+    customers = np.array([f"customer-{i:03d}" for i in range(40)])
+    return pa.table(
+        {
+            "order_id": pa.array(np.arange(start, start + n, dtype=np.int64)),
+            "customer": pa.array(customers[rng.integers(0, len(customers), n)]),
+            "amount": pa.array(np.round(rng.gamma(2.0, 40.0, n), 2)),
+            "note": pa.array([f"note {x:016x}" for x in rng.integers(0, 2**62, n)]),
+        }
+    )
+
+
+def _theta(values: np.ndarray[Any, Any], k: int = 4096) -> sketches.ThetaSketch:
+    """A compact Theta sketch of long values as Iceberg hashes them (8-byte little-endian)."""
+    hashes = sorted({sketches.hash_item(int(v).to_bytes(8, "little", signed=True)) for v in values})
+    if len(hashes) <= k:
+        return sketches.ThetaSketch.from_hashes(hashes)
+    return sketches.ThetaSketch.from_hashes(hashes[:k], theta=hashes[k])
+
+
+def build(root: str, *, rows_per_file: int = 20_000, seed: int = 7) -> dict[str, list[str]]:
+    """Write the demo lake under ``root`` (replacing it); returns the written files by kind."""
+    import pyarrow.parquet as pq
+
+    if os.path.isdir(root):
+        shutil.rmtree(root)
+    rng = np.random.default_rng(seed)
+    out: dict[str, list[str]] = {"parquet": [], "puffin": [], "dv-file": [], "broken": []}
+    data_dir = os.path.join(root, TABLE, "data")
+    os.makedirs(data_dir, exist_ok=True)
+
+    # -- data files: one per layout choice people get wrong ---------------------------------------
+    layouts: list[tuple[str, dict[str, Any]]] = [
+        (
+            "00000-0-indexed",
+            {
+                "compression": "zstd",
+                "write_page_index": True,
+                "write_page_checksum": True,
+                "bloom_filter_options": {"order_id": {"ndv": rows_per_file, "fpp": 0.01}},
+            },
+        ),
+        ("00001-0-tiny-pages", {"compression": "snappy", "data_page_size": 1024, "write_batch_size": 64, "write_page_index": False}),
+        ("00002-0-dict-fallback", {"compression": "zstd", "dictionary_pagesize_limit": 4096, "write_page_index": True}),
+        ("00003-0-uncompressed", {"compression": "none", "use_dictionary": False, "write_page_index": False}),
+    ]
+    tables = {}
+    for i, (name, opts) in enumerate(layouts):
+        path = os.path.join(data_dir, f"{name}.parquet")
+        table = _orders(rng, rows_per_file, i * rows_per_file)
+        if name.endswith("uncompressed"):
+            import pyarrow as pa
+
+            table = table.append_column("payload", pa.array([rng.bytes(48) for _ in range(rows_per_file)], pa.binary()))
+        tables[name] = table
+        pq.write_table(table, path, **opts)
+        out["parquet"].append(path)
+
+    # -- deletion vectors naming the data files as they would sit on object storage ----------------
+    dv_path = os.path.join(data_dir, "00000-1-deletes.puffin")
+    with puffin.PuffinWriter(dv_path, created_by="lakestruct demo lake") as w:
+        w.add_deletion_vector(np.arange(0, rows_per_file, 4), f"s3://{BUCKET}/{TABLE}/data/00000-0-indexed.parquet")  # 25%
+        w.add_deletion_vector(
+            rng.choice(rows_per_file, rows_per_file // 50, replace=False), f"s3://{BUCKET}/{TABLE}/data/00001-0-tiny-pages.parquet"
+        )  # 2%
+        w.add_deletion_vector(
+            np.arange(rows_per_file - 1000, rows_per_file), f"s3://{BUCKET}/{TABLE}/data/00002-0-dict-fallback.parquet"
+        )  # 5%
+        w.add_deletion_vector([1, 2, 3], f"s3://{BUCKET}/{TABLE}/data/00099-0-not-scanned.parquet")  # no such file here
+    out["puffin"].append(dv_path)
+
+    # -- column statistics: Theta sketches with ndv, one of them wrong ----------------------------
+    stats_path = os.path.join(root, TABLE, "metadata", "snap-1.stats.puffin")
+    os.makedirs(os.path.dirname(stats_path), exist_ok=True)
+    with puffin.PuffinWriter(stats_path, created_by="lakestruct demo lake") as w:
+        order_ids = np.concatenate([t.column("order_id").to_numpy() for t in tables.values()])
+        sk = _theta(order_ids)
+        w.add_blob(
+            puffin.THETA_V1,
+            sk.to_bytes(3),
+            fields=[1],
+            snapshot_id=1,
+            sequence_number=1,
+            codec="zstd",
+            properties={"ndv": str(int(sk.estimate()))},
+        )
+        amounts = np.concatenate([t.column("amount").to_numpy() for t in tables.values()])
+        sk2 = _theta((amounts * 100).astype(np.int64))
+        w.add_blob(
+            puffin.THETA_V1,
+            sk2.to_bytes(3),
+            fields=[3],
+            snapshot_id=1,
+            sequence_number=1,
+            codec="zstd",
+            properties={"ndv": str(int(sk2.estimate()) * 2)},
+        )  # wrong on purpose
+    out["puffin"].append(stats_path)
+
+    # -- a Delta Lake deletion-vector file ------------------------------------------------------------
+    delta_bytes, _ = deletes.encode_delta_dv_file([[0, 5, 9], list(range(100, 200))])
+    delta_path = os.path.join(root, "delta", "events", "deletion_vector_7c3c1fd8-d8c1-4a6c-9a38-9e3f3a6bb2a1.bin")
+    _put(delta_path, delta_bytes)
+    out["dv-file"].append(delta_path)
+
+    # -- broken files --------------------------------------------------------------------------------
+    broken = os.path.join(root, "broken")
+    with open(out["parquet"][0], "rb") as f:
+        good = f.read()
+    _put(os.path.join(broken, "truncated.parquet"), good[: len(good) * 2 // 3])
+    blob = bytearray(deletes.encode_deletion_vector_blob([3, 1, 4, 1, 5, 9, 2, 6]))
+    blob[-1] ^= 0xFF
+    _put(os.path.join(broken, "bad-crc.dv.bin"), bytes(blob))
+    # a DV whose footer says it deletes more rows than its bitmap holds (a writer bug a reader must catch)
+    with puffin.PuffinWriter(os.path.join(broken, "wrong-cardinality.puffin"), created_by="lakestruct demo lake") as w:
+        w.add_blob(
+            puffin.DELETION_VECTOR_V1,
+            deletes.encode_deletion_vector_blob([10, 20, 30]),
+            fields=[deletes.DV_FIELDS[0]],
+            snapshot_id=-1,
+            sequence_number=-1,
+            properties={"referenced-data-file": f"s3://{BUCKET}/{TABLE}/data/00003-0-uncompressed.parquet", "cardinality": "4"},
+        )
+    garbage = bytearray(good)
+    garbage[4:40] = rng.integers(0, 256, 36, dtype=np.uint8).tobytes()
+    _put(os.path.join(broken, "garbage-page-header.parquet"), bytes(garbage))
+    out["broken"] += sorted(os.path.join(broken, f) for f in os.listdir(broken))
+    return out

@@ -1,0 +1,565 @@
+"""The lake's files as tables: the schema and the per-file rows of every lakestruct Spark source.
+
+This is the one place the sources' schemas are defined (``docs/spark.md`` shows them, and a test holds
+the page to this module). Every function here uses lakestruct's public API only and imports no Spark:
+the same rows come out of ``spark.read.format(NAME)`` and of the plain loop ``rowsource.batches``.
+
+==================  =====================================================================================
+``lake_files``      one row per file: detected format, size, ok, the rule broken (``lakestruct scan``)
+``puffin``          one row per Puffin blob: footer metadata, decoded DV cardinality, Theta estimate/bounds
+``deletion_vectors`` one row per deletion vector (Puffin, Delta/Paimon DV files, bare blobs); options
+                    ``positions`` (an array column) and ``explode`` (one row per deleted position)
+``parquet_chunks``  one row per column chunk (footer only: types, codec, encodings, sizes, statistics,
+                    page index / bloom filter / dictionary presence)
+``parquet_pages``   one row per page header (walks the chunks: type, sizes, counts, encodings, CRC)
+==================  =====================================================================================
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+from .. import deletes, parquet, puffin, scan, sketches
+from ..errors import FormatError, LakestructError
+from ..source import open_source
+from .rowsource import Chunk, Options, RowSource, error_fields, option_bool
+
+__all__ = ["SOURCES", "DELETION_VECTORS", "LAKE_FILES", "PARQUET_CHUNKS", "PARQUET_PAGES", "PUFFIN", "source"]
+
+
+# -- lake_files ------------------------------------------------------------------------------------
+
+LAKE_FILES_SCHEMA = pa.schema(
+    [
+        pa.field("format", pa.string()),  # puffin, parquet, ... (lakestruct.scan.detect); null: not a format lakestruct reads
+        pa.field("size", pa.int64()),
+        pa.field("ok", pa.bool_()),  # null for files of other formats
+        pa.field("summary", pa.string()),  # what the file holds, or the rule it breaks
+    ]
+)
+
+
+def _lake_file_rows(path: str, options: Options) -> Iterator[Chunk]:
+    with open_source(path) as src:
+        size = src.size
+    fmt = scan.detect(path)
+    if fmt is None:
+        yield {"format": None, "size": size, "ok": None, "summary": None}
+        return
+    r = scan.check_file(path, fmt)
+    row: dict[str, Any] = {"format": r.format, "size": size, "ok": r.ok, "summary": r.summary}
+    if not r.ok:
+        row.update(error_rule=r.rule or "unknown", error_offset=r.offset, error_path=r.field_path, error=r.summary)
+    yield row
+
+
+LAKE_FILES = RowSource(
+    name="lake_files",
+    schema=lambda options: LAKE_FILES_SCHEMA,
+    rows=_lake_file_rows,
+    doc="Every file under the paths: its format (from magic bytes), size, and whether it passes every check "
+    "lakestruct has for it (`lakestruct scan`). A file that breaks a rule has ok = false and the error columns set.",
+)
+
+
+# -- puffin ----------------------------------------------------------------------------------------
+
+PUFFIN_SCHEMA = pa.schema(
+    [
+        pa.field("blob_index", pa.int32()),
+        pa.field("type", pa.string()),
+        pa.field("fields", pa.list_(pa.int32())),
+        pa.field("snapshot_id", pa.int64()),
+        pa.field("sequence_number", pa.int64()),
+        pa.field("offset", pa.int64()),
+        pa.field("length", pa.int64()),
+        pa.field("codec", pa.string()),  # compression-codec; null: stored uncompressed
+        pa.field("properties", pa.map_(pa.string(), pa.string())),
+        pa.field("created_by", pa.string()),  # the file's created-by property
+        pa.field("referenced_data_file", pa.string()),  # deletion vectors
+        pa.field("cardinality", pa.int64()),  # deletion vectors: positions decoded from the blob
+        pa.field("ndv", pa.int64()),  # the ndv property, when it is a decimal integer that fits
+        pa.field("ndv_ok", pa.bool_()),  # Theta blobs with an ndv property: does it agree with the sketch?
+        pa.field("theta_estimate", pa.float64()),
+        pa.field("theta_lower_bound", pa.float64()),  # 2 standard deviations
+        pa.field("theta_upper_bound", pa.float64()),
+        pa.field("theta_retained", pa.int64()),
+    ]
+)
+
+_INT64_MAX = 2**63 - 1
+
+
+def _int_or_none(text: str | None) -> int | None:
+    if text is None or not (text.isascii() and text.isdigit()) or len(text) > 19:
+        return None
+    v = int(text)
+    return v if v <= _INT64_MAX else None
+
+
+def _finite(x: float) -> float | None:
+    return x if math.isfinite(x) else None
+
+
+def _puffin_rows(path: str, options: Options) -> Iterator[Chunk]:
+    if scan.detect(path) != "puffin":
+        return
+    with puffin.open(path) as pf:
+        pf.check_header()
+        created_by = pf.properties.get("created-by")
+        dv_refs: list[tuple[int, str]] = []
+        for i, b in enumerate(pf.blobs):
+            row: dict[str, Any] = {
+                "blob_index": i,
+                "type": b.type,
+                "fields": list(b.fields),
+                "snapshot_id": b.snapshot_id,
+                "sequence_number": b.sequence_number,
+                "offset": b.offset,
+                "length": b.length,
+                "codec": b.compression_codec,
+                "properties": list(b.properties.items()),
+                "created_by": created_by,
+                "referenced_data_file": b.properties.get("referenced-data-file"),
+                "ndv": _int_or_none(b.properties.get("ndv")),
+            }
+            try:
+                if b.type == puffin.DELETION_VECTOR_V1:
+                    dv = deletes.read_dv_blob(pf, i)
+                    row["cardinality"] = dv.cardinality
+                    dv_refs.append((i, dv.referenced_data_file or ""))
+                elif b.type == puffin.THETA_V1:
+                    sk = sketches.ThetaSketch.from_bytes(pf.read_blob(i))
+                    row.update(
+                        theta_estimate=_finite(sk.estimate()),
+                        theta_lower_bound=_finite(sk.lower_bound(2)),
+                        theta_upper_bound=_finite(sk.upper_bound(2)),
+                        theta_retained=sk.num_retained,
+                    )
+                    if "ndv" in b.properties:
+                        check = sketches.compare_ndv(sk, b.properties["ndv"])
+                        row["ndv_ok"] = check.ok
+                        if not check.ok:
+                            row.update(
+                                error_rule=check.rule,
+                                error_offset=pf.footer.payload_offset,
+                                error_path=f"footer.payload.blobs[{i}].properties.ndv",
+                                error=check.message,
+                            )
+                else:
+                    pf.read_blob(i)  # an opaque blob must still lie in its range and decompress
+            except LakestructError as e:
+                row.update(error_fields(e))
+            yield row
+        deletes.check_one_per_data_file(dv_refs, where=pf.footer.payload_offset)
+
+
+PUFFIN = RowSource(
+    name="puffin",
+    schema=lambda options: PUFFIN_SCHEMA,
+    rows=_puffin_rows,
+    doc="One row per blob of every Puffin file. Deletion-vector blobs are decoded (cardinality); Theta sketches "
+    "are decoded (estimate, bounds, retained hashes) and their ndv property compared with the estimate (ndv_ok). "
+    "A blob that breaks a rule keeps its footer columns and gets the error columns; a file whose footer is "
+    "unreadable gives one error row.",
+)
+
+
+# -- deletion_vectors ------------------------------------------------------------------------------
+
+_DV_BASE = [
+    pa.field("kind", pa.string()),  # puffin, dv-file (Delta Lake / Paimon index file), dv-blob (a bare blob)
+    pa.field("referenced_data_file", pa.string()),  # Puffin blobs name their data file; DV files do not
+    pa.field("offset", pa.int64()),  # of the blob (Puffin) or the entry's size field (DV files): as manifests record it
+    pa.field("length", pa.int64()),
+]
+DV_SCHEMA = pa.schema(
+    [
+        *_DV_BASE,
+        pa.field("bits", pa.int32()),  # 64 (Roaring64, Iceberg/Delta) or 32 (Paimon's 32-bit bitmap)
+        pa.field("cardinality", pa.int64()),
+        pa.field("min_position", pa.int64()),
+        pa.field("max_position", pa.int64()),
+    ]
+)
+DV_POSITIONS_FIELD = pa.field("positions", pa.list_(pa.int64()))
+DV_EXPLODED_SCHEMA = pa.schema([*_DV_BASE, pa.field("position", pa.int64())])
+
+_PAIMON_MAGIC32 = bytes.fromhex("5e43f2d0")
+
+
+def _dv_schema(options: Options) -> pa.Schema:
+    if option_bool(options, "explode"):
+        return DV_EXPLODED_SCHEMA
+    if option_bool(options, "positions"):
+        return DV_SCHEMA.append(DV_POSITIONS_FIELD)
+    return DV_SCHEMA
+
+
+def _dv_kind(head: bytes, size: int) -> str | None:
+    if head[:4] == puffin.MAGIC:
+        return "puffin"
+    if head[:1] == b"\x01" and (size == 1 or head[5:9] in (deletes.MAGIC, _PAIMON_MAGIC32)):
+        return "dv-file"
+    if size >= 12 and head[4:8] == deletes.MAGIC and int.from_bytes(head[:4], "big") == size - 8:
+        return "dv-blob"
+    return None
+
+
+def _deletion_vectors(path: str) -> Iterator[tuple[str, int, deletes.DeletionVector]]:
+    """(kind, bits, vector) of every deletion vector in the file; nothing for files that hold none."""
+    with open_source(path) as src:
+        head = src.read(0, 9)
+        size = src.size
+        kind = _dv_kind(head, size)
+        if kind == "dv-blob":
+            raw = src.read_exact(0, size, rule="deletion-vector.truncated", path="blob")
+    if kind == "puffin":
+        with puffin.open(path) as pf:
+            refs = []
+            for i, b in enumerate(pf.blobs):
+                if b.type == puffin.DELETION_VECTOR_V1:
+                    dv = deletes.read_dv_blob(pf, i)
+                    refs.append((i, dv.referenced_data_file or ""))
+                    yield kind, 64, dv
+            deletes.check_one_per_data_file(refs, where=pf.footer.payload_offset)
+    elif kind == "dv-file":
+        for entry in deletes.read_paimon_deletion_vectors(path):
+            yield kind, entry.bits, deletes.DeletionVector(entry.vector.positions(), None, entry.offset, entry.length)
+    elif kind == "dv-blob":
+        yield kind, 64, deletes.DeletionVector.from_blob(raw)
+
+
+def _dv_rows(path: str, options: Options) -> Iterator[Chunk]:
+    explode = option_bool(options, "explode")
+    with_positions = option_bool(options, "positions")
+    for kind, bits, dv in _deletion_vectors(path):
+        pos = dv.positions()
+        base = {"kind": kind, "referenced_data_file": dv.referenced_data_file, "offset": dv.offset, "length": dv.length}
+        if explode:
+            for chunk in dv.iter_chunks(1 << 20):
+                n = int(chunk.size)
+                yield pa.RecordBatch.from_arrays(
+                    [
+                        pa.array([kind] * n, pa.string()),
+                        pa.nulls(n, pa.string()) if dv.referenced_data_file is None else pa.array([dv.referenced_data_file] * n),
+                        pa.array(np.full(n, -1 if dv.offset is None else dv.offset, np.int64)),
+                        pa.array(np.full(n, -1 if dv.length is None else dv.length, np.int64)),
+                        pa.array(chunk),
+                    ],
+                    schema=DV_EXPLODED_SCHEMA,
+                )
+            continue
+        row: dict[str, Any] = {
+            **base,
+            "bits": bits,
+            "cardinality": dv.cardinality,
+            "min_position": int(pos[0]) if pos.size else None,
+            "max_position": int(pos[-1]) if pos.size else None,
+        }
+        if with_positions:
+            row["positions"] = pos
+        yield row
+
+
+DELETION_VECTORS = RowSource(
+    name="deletion_vectors",
+    schema=_dv_schema,
+    rows=_dv_rows,
+    options={
+        "positions": "true: add the deleted positions as an array<bigint> column `positions`",
+        "explode": "true: one row per (deletion vector, deleted position), column `position`",
+    },
+    doc="One row per deletion vector: every deletion-vector-v1 blob of Puffin files, every entry of Delta Lake "
+    "and Paimon deletion-vector files (version byte 1, then entries; 32- and 64-bit), and bare blobs. "
+    "Every rule is checked (envelope length, magic, CRC, Roaring structure, Iceberg key limits, the cardinality "
+    "property). Files of other formats give no rows.",
+)
+
+
+# -- Parquet ---------------------------------------------------------------------------------------
+
+_STAT_FIELDS = [
+    pa.field("null_count", pa.int64()),
+    pa.field("min", pa.string()),  # decoded with the column's type (text); the raw bytes are in min_raw
+    pa.field("max", pa.string()),
+    pa.field("min_raw", pa.binary()),
+    pa.field("max_raw", pa.binary()),
+]
+
+CHUNKS_SCHEMA = pa.schema(
+    [
+        pa.field("row_group", pa.int32()),
+        pa.field("column", pa.int32()),  # leaf column index
+        pa.field("column_path", pa.string()),  # dotted schema path
+        pa.field("physical_type", pa.string()),
+        pa.field("logical_type", pa.string()),  # LogicalType member, or the legacy ConvertedType name
+        pa.field("codec", pa.string()),
+        pa.field("encodings", pa.list_(pa.string())),
+        pa.field("row_group_rows", pa.int64()),
+        pa.field("num_values", pa.int64()),
+        *_STAT_FIELDS,
+        pa.field("distinct_count", pa.int64()),
+        pa.field("total_compressed_size", pa.int64()),
+        pa.field("total_uncompressed_size", pa.int64()),
+        pa.field("compression_ratio", pa.float64()),  # uncompressed / compressed
+        pa.field("data_page_offset", pa.int64()),
+        pa.field("dictionary_page_offset", pa.int64()),
+        pa.field("column_index_offset", pa.int64()),
+        pa.field("column_index_length", pa.int32()),
+        pa.field("offset_index_offset", pa.int64()),
+        pa.field("offset_index_length", pa.int32()),
+        pa.field("bloom_filter_offset", pa.int64()),
+        pa.field("bloom_filter_length", pa.int32()),
+        pa.field("has_page_index", pa.bool_()),  # both ColumnIndex and OffsetIndex are referenced
+        pa.field("has_bloom_filter", pa.bool_()),
+        pa.field("has_dictionary", pa.bool_()),
+        pa.field(
+            "dictionary_fallback", pa.bool_()
+        ),  # non-dictionary data pages beside a dictionary (encoding_stats); null: unknown
+        pa.field("created_by", pa.string()),
+    ]
+)
+
+PAGES_SCHEMA = pa.schema(
+    [
+        pa.field("row_group", pa.int32()),
+        pa.field("column", pa.int32()),
+        pa.field("column_path", pa.string()),
+        pa.field("page_ordinal", pa.int32()),  # position in the column chunk, from 0
+        pa.field("offset", pa.int64()),  # absolute offset of the page header
+        pa.field("header_size", pa.int32()),
+        pa.field("page_type", pa.string()),  # DATA_PAGE, DATA_PAGE_V2, DICTIONARY_PAGE, INDEX_PAGE
+        pa.field("encoding", pa.string()),
+        pa.field("compressed_size", pa.int32()),
+        pa.field("uncompressed_size", pa.int32()),
+        pa.field("num_values", pa.int32()),
+        pa.field("num_nulls", pa.int32()),  # v2 pages
+        pa.field("num_rows", pa.int32()),  # v2 pages
+        pa.field("has_crc", pa.bool_()),
+        pa.field("crc", pa.int64()),  # unsigned CRC-32 as stored
+        pa.field("crc_ok", pa.bool_()),  # null when the page has no CRC or `check_crc` is false
+        *_STAT_FIELDS,
+    ]
+)
+
+_PHYSICAL_STRUCT = {1: "<i", 2: "<q", 4: "<f", 5: "<d"}
+
+
+def _converted_name(el: parquet.SchemaElement) -> str | None:
+    if el.logicalType is not None:
+        return el.logicalType.member or "UNKNOWN-MEMBER"
+    return parquet.model.enum_name(el.converted_type)
+
+
+class _StatDecoder:
+    """Statistics min/max bytes -> text, with the leaf's physical and logical type."""
+
+    def __init__(self, pq: parquet.ParquetFile) -> None:
+        self._convert: dict[int, Any] = {}
+        try:
+            tree = parquet.assembly.schema_tree(pq.metadata.schema)
+            chains = parquet.assembly.leaf_chains(tree)
+            self._convert = {i: parquet.assembly.leaf_converter(chain[-1]) for i, chain in enumerate(chains)}
+        except FormatError:
+            pass  # the raw bytes stay available; the schema error surfaces elsewhere
+
+    def text(self, column: int, physical: int, raw: bytes | None) -> str | None:
+        if raw is None:
+            return None
+        try:
+            fmt = _PHYSICAL_STRUCT.get(physical)
+            v: Any
+            if fmt is not None:
+                v = struct.unpack(fmt, raw)[0]
+            elif physical == 0:
+                v = bool(raw[0])
+            else:
+                v = raw
+            conv = self._convert.get(column)
+            if conv is not None:
+                v = conv(v)
+            if isinstance(v, bytes):
+                return "0x" + v.hex()
+            return str(v)
+        except (struct.error, IndexError, ValueError, ArithmeticError, TypeError, LakestructError):
+            return "0x" + raw.hex()
+
+
+def _stats(dec: _StatDecoder, column: int, physical: int, st: parquet.Statistics | None) -> dict[str, Any]:
+    if st is None:
+        return {}
+    lo = st.min_value if st.min_value is not None else st.min
+    hi = st.max_value if st.max_value is not None else st.max
+    return {
+        "null_count": st.null_count,
+        "min": dec.text(column, physical, lo),
+        "max": dec.text(column, physical, hi),
+        "min_raw": lo,
+        "max_raw": hi,
+    }
+
+
+_DICT_ENCODINGS = {"PLAIN_DICTIONARY", "RLE_DICTIONARY"}
+
+
+def _fallback(md: parquet.ColumnMetaData) -> bool | None:
+    if not md.encoding_stats:
+        return None
+    dict_pages = any(parquet.model.enum_name(s.page_type) == "DICTIONARY_PAGE" and s.count for s in md.encoding_stats)
+    if not dict_pages:
+        return False
+    return any(
+        parquet.model.enum_name(s.page_type) in ("DATA_PAGE", "DATA_PAGE_V2")
+        and s.count
+        and parquet.model.enum_name(s.encoding) not in _DICT_ENCODINGS
+        for s in md.encoding_stats
+    )
+
+
+def _chunk_rows(path: str, options: Options) -> Iterator[Chunk]:
+    if scan.detect(path) != "parquet":
+        return
+    with parquet.open(path) as pq:
+        md = pq.metadata
+        cols = pq.columns()
+        dec = _StatDecoder(pq)
+        for rg_i, rg in enumerate(md.row_groups):
+            for ci, cc in enumerate(rg.columns):
+                desc = cols[ci] if ci < len(cols) else None
+                row: dict[str, Any] = {
+                    "row_group": rg_i,
+                    "column": ci,
+                    "column_path": desc.name if desc else None,
+                    "logical_type": _converted_name(desc.element) if desc else None,
+                    "row_group_rows": rg.num_rows,
+                    "column_index_offset": cc.column_index_offset,
+                    "column_index_length": cc.column_index_length,
+                    "offset_index_offset": cc.offset_index_offset,
+                    "offset_index_length": cc.offset_index_length,
+                    "has_page_index": cc.column_index_offset is not None and cc.offset_index_offset is not None,
+                    "created_by": md.created_by,
+                }
+                try:
+                    if desc is None:
+                        raise FormatError(
+                            f"row group {rg_i} has {len(rg.columns)} column chunks but the schema has {len(cols)} leaf columns",
+                            rule="parquet.row-group-columns",
+                            path=f"footer.row_groups[{rg_i}].columns",
+                            offset=pq.footer.offset,
+                        )
+                    cm = pq.column_chunk(rg_i, ci).meta_data
+                    pq.chunk_range(rg_i, ci)  # encrypted / missing metadata / out-of-range chunks become errors
+                    assert cm is not None
+                    physical = int(cm.type)
+                    dpo = cm.dictionary_page_offset
+                    row.update(
+                        column_path=".".join(cm.path_in_schema) or desc.name,
+                        physical_type=parquet.model.enum_name(cm.type),
+                        codec=parquet.model.enum_name(cm.codec),
+                        encodings=[parquet.model.enum_name(e) for e in cm.encodings],
+                        num_values=cm.num_values,
+                        distinct_count=cm.statistics.distinct_count if cm.statistics else None,
+                        total_compressed_size=cm.total_compressed_size,
+                        total_uncompressed_size=cm.total_uncompressed_size,
+                        compression_ratio=(cm.total_uncompressed_size / cm.total_compressed_size) if cm.total_compressed_size > 0 else None,
+                        data_page_offset=cm.data_page_offset,
+                        dictionary_page_offset=dpo,
+                        bloom_filter_offset=cm.bloom_filter_offset,
+                        bloom_filter_length=cm.bloom_filter_length,
+                        has_bloom_filter=cm.bloom_filter_offset is not None,
+                        has_dictionary=(dpo is not None and dpo >= 4)
+                        or bool(_DICT_ENCODINGS & {parquet.model.enum_name(e) for e in cm.encodings}),
+                        dictionary_fallback=_fallback(cm),
+                        **_stats(dec, ci, physical, cm.statistics),
+                    )
+                except LakestructError as e:
+                    row.update(error_fields(e.with_source(pq.name) if isinstance(e, FormatError) else e))
+                yield row
+
+
+PARQUET_CHUNKS = RowSource(
+    name="parquet_chunks",
+    schema=lambda options: CHUNKS_SCHEMA,
+    rows=_chunk_rows,
+    doc="One row per column chunk of every Parquet file, from the footer alone (one tail read per file): types, "
+    "codec, encodings, value/null counts, sizes and compression ratio, offsets, statistics decoded with the "
+    "column's type, and whether the chunk has a page index, a bloom filter and a dictionary (and fell back from it).",
+)
+
+
+def _page_rows(path: str, options: Options) -> Iterator[Chunk]:
+    if scan.detect(path) != "parquet":
+        return
+    check_crc = option_bool(options, "check_crc", True)
+    with parquet.open(path) as pq:
+        cols = pq.columns()
+        dec = _StatDecoder(pq)
+        for rg_i, rg in enumerate(pq.metadata.row_groups):
+            for ci in range(len(rg.columns)):
+                if ci >= len(cols):
+                    raise FormatError(
+                        f"row group {rg_i} has {len(rg.columns)} column chunks but the schema has {len(cols)} leaf columns",
+                        rule="parquet.row-group-columns",
+                        path=f"footer.row_groups[{rg_i}].columns",
+                        offset=pq.footer.offset,
+                    )
+                name = cols[ci].name
+                physical = int(cols[ci].physical_type)
+                for p in pq.chunk_pages(rg_i, ci):
+                    h = p.header
+                    row: dict[str, Any] = {
+                        "row_group": rg_i,
+                        "column": ci,
+                        "column_path": name,
+                        "page_ordinal": p.index,
+                        "offset": p.offset,
+                        "header_size": p.header_size,
+                        "page_type": p.type,
+                        "encoding": p.encoding,
+                        "compressed_size": p.compressed_size,
+                        "uncompressed_size": p.uncompressed_size,
+                        "num_values": p.num_values,
+                        "num_nulls": p.num_nulls,
+                        "num_rows": p.num_rows,
+                        "has_crc": h.crc is not None,
+                        "crc": None if h.crc is None else h.crc & 0xFFFFFFFF,
+                        **_stats(dec, ci, physical, p.statistics),
+                    }
+                    if h.crc is not None and check_crc:
+                        try:
+                            pq.check_page_crc(p)
+                            row["crc_ok"] = True
+                        except LakestructError as e:
+                            row["crc_ok"] = False
+                            row.update(error_fields(e))
+                    yield row
+
+
+PARQUET_PAGES = RowSource(
+    name="parquet_pages",
+    schema=lambda options: PAGES_SCHEMA,
+    rows=_page_rows,
+    options={"check_crc": "false: do not read page bodies to verify CRCs (default true: only pages that carry a CRC are read)"},
+    doc="One row per page header of every Parquet file: where it is, its type and encoding, stored and raw sizes, "
+    "value/null/row counts, statistics, and its CRC (verified against the stored body when present). Page headers "
+    "are read through small range reads; page bodies only to check a CRC.",
+)
+
+#: every source, by name
+SOURCES: Mapping[str, RowSource] = {s.name: s for s in (LAKE_FILES, PUFFIN, DELETION_VECTORS, PARQUET_CHUNKS, PARQUET_PAGES)}
+
+
+def source(name: str) -> RowSource:
+    from ..errors import UsageError
+
+    try:
+        return SOURCES[name]
+    except KeyError:
+        raise UsageError(f"no lakestruct source {name!r}; sources: {', '.join(SOURCES)}") from None
