@@ -10,7 +10,11 @@
 // * YAML is parsed with js-yaml 4.1.0 CORE_SCHEMA, exactly as the Kaitai Web IDE does.
 // * `imports:` resolve relative to the importing spec (mode "rel"), then against every -I folder;
 //   absolute ones (`/net/x`) against -I only. Our specs import siblings by bare name
-//   (`roaring64`), the one form the Web IDE finds among uploaded files.
+//   (`roaring64`), the one form the Web IDE finds among uploaded files: it stores uploads by
+//   bare file name and looks an import up as the root spec's folder + the import text, without
+//   resolving `..` (see tools/webide_check.mjs). So a relative import that names a folder
+//   (`../roaring/roaring64`) is a compile error here, and so is a bare name that two different
+//   files among the spec's folder and the -I folders answer to (the IDE can hold only one).
 // * `--python-package .` rewrites bare `import x` of sibling generated modules to
 //   `from . import x`, so the parsers work inside the `lakestruct._generated` package.
 // * `--rules FILE` writes a Python table of every `valid:`/`contents:` attribute:
@@ -56,12 +60,21 @@ function importerFor(specFile) {
   const baseDir = path.dirname(specFile);
   return {
     importYaml(name, mode) {
+      if (mode !== "abs" && name.includes("/")) {
+        return Promise.reject(new Error(
+          `import '${name}': the Kaitai Web IDE stores uploaded specs by bare file name and does not resolve ` +
+          `'..' or folders in imports, so it could never find this one; import '${path.posix.basename(name)}' ` +
+          "and pass its folder with -I"));
+      }
       const candidates = mode === "abs"
         ? includeDirs.map((d) => path.join(d, `${name}.ksy`))
         : [path.join(baseDir, `${name}.ksy`), ...includeDirs.map((d) => path.join(d, `${name}.ksy`))];
-      for (const c of candidates) {
-        if (fs.existsSync(c)) return Promise.resolve(readYaml(c));
+      const found = [...new Map(candidates.filter((c) => fs.existsSync(c)).map((c) => [path.resolve(c), c])).values()];
+      if (mode !== "abs" && new Set(found.map((c) => fs.readFileSync(c, "utf8"))).size > 1) {
+        return Promise.reject(new Error(
+          `import '${name}' is ambiguous: ${found.join(", ")} differ, and the Web IDE's flat storage can hold only one ${name}.ksy`));
       }
+      if (found.length) return Promise.resolve(readYaml(found[0]));
       return Promise.reject(new Error(`import '${name}' (${mode}) not found; tried ${candidates.join(", ")}`));
     },
   };
