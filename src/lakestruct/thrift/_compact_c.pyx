@@ -178,7 +178,7 @@ cdef class _Reader:
         n = self.varint()
         if n == 0:
             return RawMap(0, 0, [])
-        if 2 * n > <uint64_t>(self.end - self.pos):
+        if n > <uint64_t>(self.end - self.pos) // 2:  # 2 * n would wrap for n >= 2^63
             raise _Bail()
         if self.pos >= self.end:
             raise _Bail()
@@ -466,6 +466,15 @@ def scan_pages(bytes buf, Py_ssize_t buf_off, Py_ssize_t pos, Py_ssize_t end, in
             _gc.enable()
 
 
+def _decode_model_py(cls, buf, pos, end):
+    from lakestruct.thrift.typed import decode_model_py
+
+    return decode_model_py(cls, buf, pos, end)
+
+
+from lakestruct.errors import FormatError as _FormatError
+
+
 cdef tuple _scan(_Reader r, _Plan cp, Py_ssize_t buf_off, Py_ssize_t pos, Py_ssize_t end, int row_group, int column,
                  Py_ssize_t index, object page_cls):
     cdef list out = []
@@ -481,11 +490,19 @@ cdef tuple _scan(_Reader r, _Plan cp, Py_ssize_t buf_off, Py_ssize_t pos, Py_ssi
         r.pos = rel
         try:
             header = r.tstruct(cp, 0)
+            hsize = r.pos - rel
+            csz = r.last["compressed_page_size"]
+            usz = r.last["uncompressed_page_size"]
         except _Bail:
-            break
-        hsize = r.pos - rel
-        csz = r.last["compressed_page_size"]
-        usz = r.last["uncompressed_page_size"]
+            # what the compiled code declines (duplicate field ids, ...) the pure twin decides,
+            # so both scans take the same pages in bulk
+            try:
+                header, after = _decode_model_py(cp.cls, r.buf, rel, blen)
+            except _FormatError:
+                break
+            hsize = after - rel
+            csz = header.compressed_page_size
+            usz = header.uncompressed_page_size
         if csz < 0 or usz < 0:
             break
         page_end = pos + hsize + csz

@@ -41,15 +41,23 @@ _last: tuple[Any, io.BytesIO] | None = None
 
 
 def _varint(v: Any, path: str) -> int:
+    """The value of a ``uvarint`` or ``zigzag_varint``, with the fast decoder's checks: at most
+    10 bytes, and no more than 64 bits (the spec's 10th group may carry up to 7 bits)."""
     raw = v.raw if hasattr(v, "raw") else v
     if raw.too_long:
         raise FormatError("varint longer than 10 bytes", rule="thrift.varint", path=path)
+    if raw.value >= 1 << 64:
+        raise FormatError("varint overflows 64 bits", rule="thrift.varint", path=path)
     return int(v.value)
 
 
 def _value(t: int, v: Any, path: str) -> Any:
     if t in (I16, I32, I64):
-        return _varint(v.int_value, path)
+        n = _varint(v.int_value, path)
+        # as compact._Decoder.value: an i16/i32 wire value must fit 32 bits (typed models narrow i16 further)
+        if t != I64 and not -(1 << 31) <= n < (1 << 31):
+            raise FormatError(f"{'i16' if t == I16 else 'i32'} value {n} out of range", rule="thrift.varint", path=path)
+        return n
     if t == BINARY:
         _varint(v.binary_value.len_data, path)
         return bytes(v.binary_value.data)
@@ -83,6 +91,8 @@ def from_kaitai(st: Any, path: str = "struct") -> RawStruct:
         if f.is_stop:
             break
         t = int(f.wire_type)
+        if getattr(f, "explicit_id", None) is not None:
+            _varint(f.explicit_id, path)  # an overflowing long-form id is a varint error first, as in compact.py
         fid = int(f.field_id)
         if not 0 < fid < 32768:
             raise FormatError(f"field id {fid} outside 1..32767", rule="thrift.field-id", path=path)
