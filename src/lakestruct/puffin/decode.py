@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .. import codecs
 from ..errors import FormatError
 from .model import DELETION_VECTOR_V1, THETA_V1
 
@@ -75,8 +76,11 @@ def decode_blob(reader: PuffinReader, index: int) -> DecodedBlob:
         if blob.type == THETA_V1:
             from ..sketches import ThetaSketch, check_ndv
 
+            # unpacked, each hash takes 8 bytes: no more than the decompression bound of the stored bytes allows
+            # (a v4 sketch packs a hash in as little as 1 bit, and zstd makes 16 MiB of that from 500 bytes)
+            max_entries = None if blob.compression_codec is None else (reader.max_blob_size or codecs.default_limit(blob.length)) // 8
             try:
-                sketch = ThetaSketch.from_bytes(reader.read_blob(index))
+                sketch = ThetaSketch.from_bytes(reader.read_blob(index), max_entries=max_entries)
             except FormatError as e:
                 # sketch offsets are relative to the decompressed blob; say which blob
                 e.path = f"blobs[{index}].{e.path}"

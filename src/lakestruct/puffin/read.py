@@ -9,6 +9,7 @@ codecs, blob ranges and decompression limits. Every violation raises a
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -32,6 +33,28 @@ MAX_FOOTER_PAYLOAD = 256 * 1024 * 1024
 
 _INT64 = (-(2**63), 2**63 - 1)
 _INT32 = (-(2**31), 2**31 - 1)
+
+
+#: Longest JSON number (in characters) the footer may hold: Jackson's default ``maxNumberLength``, which Iceberg
+#: Java's parser enforces. Python's ``int()`` refuses more than 4,300 digits anyway; real footers hold longs.
+MAX_JSON_NUMBER_LENGTH = 1000
+_LONG_NUMBER = re.compile(rf"(?<=[:\[,])\s*(-?[0-9][-+0-9.eE]{{{MAX_JSON_NUMBER_LENGTH},}})")  # a value, not text in a string
+
+
+class _NumberTooLong(Exception):
+    pass
+
+
+def _parse_int(text: str) -> int:
+    if len(text) > MAX_JSON_NUMBER_LENGTH:
+        raise _NumberTooLong
+    return int(text)
+
+
+def _parse_float(text: str) -> float:
+    if len(text) > MAX_JSON_NUMBER_LENGTH:
+        raise _NumberTooLong
+    return float(text)
 
 
 def _fail(msg: str, rule: str, path: str, offset: int | None) -> FormatError:
@@ -79,7 +102,17 @@ def parse_footer_payload(text_or_bytes: str | bytes, *, payload_offset: int | No
     else:
         text = text_or_bytes
     try:
-        doc = json.loads(text)
+        doc = json.loads(text, parse_int=_parse_int, parse_float=_parse_float)
+    except _NumberTooLong:
+        m = _LONG_NUMBER.search(text)
+        at = payload_offset + len(text[: m.start(1)].encode("utf-8")) if payload_offset is not None and m else None
+        raise _fail(
+            f"a JSON number of {len(m.group(1)) if m else 'over ' + str(MAX_JSON_NUMBER_LENGTH)} characters; at most "
+            f"{MAX_JSON_NUMBER_LENGTH} are allowed (the limit of Iceberg Java's JSON parser)",
+            "puffin.json-number-length",
+            base,
+            at,
+        ) from None
     except json.JSONDecodeError as e:
         at = payload_offset + len(text[: e.pos].encode("utf-8")) if payload_offset is not None else None
         raise _fail(f"payload is not JSON: {e.msg} (line {e.lineno} column {e.colno})", "puffin.json-syntax", base, at) from None

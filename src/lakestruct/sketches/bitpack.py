@@ -41,18 +41,26 @@ def unpack(data: bytes, n: int, bits: int) -> list[int]:
     return out
 
 
+#: Values unpacked per block by :func:`unpack_array` (a multiple of 8, so every block starts on a byte).
+BLOCK = 1 << 20
+
+
 def unpack_array(data: bytes, n: int, bits: int) -> npt.NDArray[np.uint64]:
-    """:func:`unpack` vectorised: the ``n`` values as a uint64 array (transient memory:
-    one byte per packed bit, i.e. 8x the packed size)."""
-    if n == 0:
-        return np.zeros(0, dtype=np.uint64)
-    packed = np.frombuffer(data, dtype=np.uint8, count=packed_size(n, bits))
-    bitmat = np.unpackbits(packed)[: n * bits].reshape(n, bits)  # MSB first, as packed
+    """:func:`unpack` vectorised: the ``n`` values as a (writeable, new) uint64 array. Works in blocks of
+    :data:`BLOCK` values, so the transient memory (one byte per packed bit) stays below ``BLOCK * bits`` bytes."""
     out = np.zeros(n, dtype=np.uint64)
+    if n == 0:
+        return out
+    packed = np.frombuffer(data, dtype=np.uint8, count=packed_size(n, bits))
     one = np.uint64(1)
-    for b in range(bits):
-        out <<= one
-        out |= bitmat[:, b]
+    for lo in range(0, n, BLOCK):
+        m = min(BLOCK, n - lo)
+        first = lo * bits // 8  # BLOCK is a multiple of 8: lo * bits is a whole number of bytes
+        bitmat = np.unpackbits(packed[first : first + packed_size(m, bits)])[: m * bits].reshape(m, bits)  # MSB first
+        dst = out[lo : lo + m]
+        for b in range(bits):
+            dst <<= one
+            dst |= bitmat[:, b]
     return out
 
 

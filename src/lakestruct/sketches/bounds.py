@@ -6,7 +6,13 @@ tails of Binomial(n, theta). Like DataSketches, this uses:
 
 * exact mode (theta = 1): both bounds equal ``k``;
 * ``k = 0`` (upper) and ``k = 1`` (lower): the closed forms
-  ``log(delta) / log(1 - theta)`` and ``log(1 - delta) / log(1 - theta)``;
+  ``log(delta) / log(1 - theta)`` and ``log(1 - delta) / log(1 - theta)``, with
+  ``log(1 - theta)`` computed as ``log1p(-theta)``: DataSketches computes
+  ``log(1 - theta)``, which loses precision as theta shrinks and is 0 once
+  ``1 - theta`` rounds to 1 (theta below ~1.1e-16, i.e. ``theta_long`` below
+  ~1024), where DataSketches reports an upper bound of 0 for ``k = 0`` and a
+  lower bound of ``k`` for ``k = 1``; the bounds here keep their true value
+  there (``-log(delta) / theta`` and ``-log(1 - delta) / theta`` in the limit);
 * ``k > 120``: the Gaussian approximation with continuity correction (the
   "classic" bound solved as a quadratic in ``sqrt(n)``);
 * ``k <= 120`` and theta small (``theta < k / 360``): the same Gaussian formula
@@ -124,7 +130,7 @@ def _approx_lb(k: int, theta: float, sd: int) -> float:
     if k == 0:
         return 0.0
     if k == 1:
-        return float(math.floor(math.log(1.0 - delta_of(sd)) / math.log(1.0 - theta)))
+        return float(math.floor(math.log1p(-delta_of(sd)) / math.log1p(-theta)))
     if k > 120:
         return _gauss_lb(k, theta, sd) - 0.5
     if theta > 1.0 - 1e-5:
@@ -138,7 +144,7 @@ def _approx_ub(k: int, theta: float, sd: int) -> float:
     if theta == 1.0:
         return float(k)
     if k == 0:
-        return float(math.ceil(math.log(delta_of(sd)) / math.log(1.0 - theta)))
+        return float(math.ceil(math.log(delta_of(sd)) / math.log1p(-theta)))
     if k > 120:
         return _gauss_ub(k, theta, sd) + 0.5
     if theta > 1.0 - 1e-5:

@@ -8,13 +8,22 @@ hash space sampled, so the number of distinct items is estimated as
 Equality compares the sketch's content (hashes, theta, seed hash, empty,
 ordered), not how it was serialized (serial version, preamble longs, flags
 byte), so a sketch read from v3 bytes equals the same sketch read from v4 bytes.
+
+The hashes are held in one read-only NumPy ``uint64`` array (8 bytes per hash;
+``hashes``); ``entries`` reads them back as a tuple of Python ints (about 40
+bytes per hash, built on each access), so checking or estimating a sketch of
+2^27 hashes takes 1 GiB, not 5.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import IntFlag
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
 
 from . import bounds
 from .murmur3 import DEFAULT_SEED
@@ -60,12 +69,39 @@ def canonical_pre_longs(empty: bool, num_retained: int, theta_long: int) -> int:
     return 1 if empty or num_retained == 1 else 2
 
 
+def _hash_array(values: Iterable[int] | npt.NDArray[Any]) -> npt.NDArray[np.uint64]:
+    """``values`` as a read-only uint64 array (no copy when it already is one)."""
+    if isinstance(values, np.ndarray):
+        arr = values if values.dtype == np.uint64 else values.astype(np.uint64)
+    else:
+        arr = np.array(values if isinstance(values, (list, tuple)) else list(values), dtype=np.uint64)
+    arr = arr.reshape(-1)
+    if arr.flags.writeable:
+        arr = arr.view()
+        arr.flags.writeable = False
+    return arr
+
+
+class _Hashes:
+    """The ``entries`` field: stored as a read-only uint64 array (``_hashes``), read back as a tuple of ints."""
+
+    def __get__(self, obj: object, objtype: type | None = None) -> tuple[int, ...]:
+        if obj is None:
+            raise AttributeError("entries")  # a dataclass field without a default
+        hashes: npt.NDArray[np.uint64] = obj.__dict__["_hashes"]
+        return tuple(hashes.tolist())
+
+    def __set__(self, obj: object, value: Iterable[int] | npt.NDArray[Any]) -> None:
+        obj.__dict__["_hashes"] = _hash_array(value)
+
+
 @dataclass(frozen=True)
 class ThetaSketch:
     """A compact Theta sketch (read with :meth:`from_bytes`, built with :meth:`from_hashes`)."""
 
-    #: The retained hashes, as stored (ascending when ``ordered``).
-    entries: tuple[int, ...]
+    #: The retained hashes, as stored (ascending when ``ordered``): a tuple of ints built on each access
+    #: (any iterable of ints or a NumPy integer array when constructing; :attr:`hashes` is the stored array).
+    entries: _Hashes = _Hashes()
     #: Theta as a 64-bit integer; ``MAX_THETA`` means 1.0 (exact mode).
     theta_long: int = MAX_THETA
     #: 16-bit hash of the update seed (Java writes 0 in empty sketches).
@@ -88,7 +124,7 @@ class ThetaSketch:
 
     def __post_init__(self) -> None:
         if self.pre_longs == 0:
-            object.__setattr__(self, "pre_longs", canonical_pre_longs(self.empty, len(self.entries), self.theta_long))
+            object.__setattr__(self, "pre_longs", canonical_pre_longs(self.empty, self.num_retained, self.theta_long))
         if self.flags == -1:
             object.__setattr__(self, "flags", canonical_flags(self.empty, self.ordered))
 
@@ -100,18 +136,21 @@ class ThetaSketch:
         *,
         seed: int | None = DEFAULT_SEED,
         allow_trailing: bool = False,
+        max_entries: int | None = None,
     ) -> ThetaSketch:
         """Parse and check a serialized compact sketch (serial version 1 to 4).
 
         ``seed`` is the update seed the sketch must have been built with (its
         seed hash is checked unless the sketch is empty); ``None`` skips that
         check. Bytes after the sketch raise ``theta_compact.trailing-bytes``
-        unless ``allow_trailing``. Any violation raises a
-        :class:`~lakestruct.errors.FormatError` subclass.
+        unless ``allow_trailing``. A sketch holding more than ``max_entries``
+        hashes (at most, and by default, 2^27) raises ``theta_compact.num-entries-limit``
+        (a :class:`~lakestruct.errors.LimitError`) before they are unpacked. Any
+        violation raises a :class:`~lakestruct.errors.FormatError` subclass.
         """
         from .read import read_theta
 
-        return read_theta(data, seed=seed, allow_trailing=allow_trailing)
+        return read_theta(data, seed=seed, allow_trailing=allow_trailing, max_entries=max_entries)
 
     @classmethod
     def from_hashes(
@@ -146,8 +185,14 @@ class ThetaSketch:
 
     # -- derived values ---------------------------------------------------------------------
     @property
+    def hashes(self) -> npt.NDArray[np.uint64]:
+        """The retained hashes as stored: a read-only uint64 array (no copy)."""
+        arr: npt.NDArray[np.uint64] = self.__dict__["_hashes"]
+        return arr
+
+    @property
     def num_retained(self) -> int:
-        return len(self.entries)
+        return int(self.hashes.size)
 
     @property
     def theta(self) -> float:
@@ -170,25 +215,25 @@ class ThetaSketch:
     @property
     def single_item(self) -> bool:
         """One hash in exact mode: the 16-byte form (Java sets the SINGLEITEM flag, C++ does not)."""
-        return not self.empty and len(self.entries) == 1 and self.theta_long == MAX_THETA
+        return not self.empty and self.num_retained == 1 and self.theta_long == MAX_THETA
 
     def estimate(self) -> float:
         """Estimated number of distinct items: ``num_retained / theta`` (0 when empty)."""
         if self.empty:
             return 0.0
-        return len(self.entries) / self.theta
+        return self.num_retained / self.theta
 
     def lower_bound(self, num_std_devs: int = 2) -> float:
         """Approximate lower bound of the distinct count at 1, 2 or 3 standard deviations."""
         if self.empty:
             return 0.0
-        return bounds.lower_bound(len(self.entries), self.theta, num_std_devs)
+        return bounds.lower_bound(self.num_retained, self.theta, num_std_devs)
 
     def upper_bound(self, num_std_devs: int = 2) -> float:
         """Approximate upper bound of the distinct count at 1, 2 or 3 standard deviations."""
         if self.empty:
             return 0.0
-        return bounds.upper_bound(len(self.entries), self.theta, num_std_devs)
+        return bounds.upper_bound(self.num_retained, self.theta, num_std_devs)
 
     def summary(self) -> dict[str, object]:
         """The sketch's main values as a JSON-ready dict."""
@@ -215,10 +260,26 @@ class ThetaSketch:
             f"estimate={self.estimate():.6g}, seed_hash=0x{self.seed_hash:04x})"
         )
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ThetaSketch):
+            return NotImplemented
+        return (self.theta_long, self.seed_hash, self.empty, self.ordered) == (
+            other.theta_long,
+            other.seed_hash,
+            other.empty,
+            other.ordered,
+        ) and np.array_equal(self.hashes, other.hashes)
+
+    def __hash__(self) -> int:
+        h = self.hashes
+        ends = (int(h[0]), int(h[-1])) if h.size else ()
+        return hash((self.theta_long, self.seed_hash, self.empty, self.ordered, int(h.size), ends))
+
     def __repr__(self) -> str:
-        head = ", ".join(str(e) for e in self.entries[:3]) + (", ..." if len(self.entries) > 3 else "")
+        n = self.num_retained
+        head = ", ".join(str(e) for e in self.hashes[:3].tolist()) + (", ..." if n > 3 else "")
         return (
-            f"ThetaSketch(entries=({head}) [{len(self.entries)}], theta_long={self.theta_long}, "
+            f"ThetaSketch(entries=({head}) [{n}], theta_long={self.theta_long}, "
             f"seed_hash=0x{self.seed_hash:04x}, empty={self.empty}, ordered={self.ordered}, "
             f"serial_version={self.serial_version}, pre_longs={self.pre_longs}, flags=0x{self.flags:02x})"
         )

@@ -9,8 +9,9 @@ rounding would give 55669.
 
 The check accepts any ``ndv`` less than 1 away from the estimate (truncated,
 rounded or ceiled), so a writer that rounds is not reported; it reports
-``theta_compact.ndv-mismatch`` otherwise and ``theta_compact.ndv-syntax`` when
-the property is not the decimal digits the Puffin spec requires.
+``theta_compact.ndv-mismatch`` otherwise, ``theta_compact.ndv-syntax`` when
+the property is not the decimal digits the Puffin spec requires and
+``theta_compact.ndv-range`` when it exceeds a Java long (Iceberg writes a long).
 """
 
 from __future__ import annotations
@@ -23,6 +24,9 @@ from .model import ThetaSketch
 
 __all__ = ["NdvCheck", "compare_ndv", "check_ndv", "iceberg_ndv", "theta_blob_report"]
 
+#: ``ndv`` is a Java long: larger values break ``theta_compact.ndv-range`` (decided on the text, before any conversion).
+MAX_LONG = 2**63 - 1
+
 
 def iceberg_ndv(sketch: ThetaSketch) -> int:
     """The ``ndv`` Iceberg and Trino write for this sketch: ``int(estimate)``."""
@@ -33,13 +37,13 @@ def iceberg_ndv(sketch: ThetaSketch) -> int:
 class NdvCheck:
     """The outcome of comparing an ``ndv`` property with a sketch's estimate."""
 
-    #: The property parsed as an int (None when it is not decimal digits).
+    #: The property parsed as an int (None when it is not decimal digits or exceeds a long).
     ndv: int | None
     #: The sketch's estimate.
     estimate: float
     #: What Iceberg/Trino would have written: ``int(estimate)``.
     expected: int
-    #: None when consistent, else ``theta_compact.ndv-syntax`` or ``theta_compact.ndv-mismatch``.
+    #: None when consistent, else ``theta_compact.ndv-syntax``, ``theta_compact.ndv-range`` or ``theta_compact.ndv-mismatch``.
     rule: str | None
     #: A one-line explanation.
     message: str
@@ -62,7 +66,17 @@ def compare_ndv(sketch: ThetaSketch, ndv_property: str | int) -> NdvCheck:
     text = str(ndv_property)
     if not (text.isascii() and text.isdigit()):
         return NdvCheck(None, est, expected, "theta_compact.ndv-syntax", f"ndv {text!r} is not a non-negative integer in decimal digits")
-    ndv = int(text)
+    digits = text.lstrip("0") or "0"
+    if len(digits) > 19 or int(digits) > MAX_LONG:  # decided on the text: no int() of thousands of digits, no float overflow
+        shown = text if len(text) <= 40 else f"{text[:12]}...{text[-4:]} ({len(text)} digits)"
+        return NdvCheck(
+            None,
+            est,
+            expected,
+            "theta_compact.ndv-range",
+            f"ndv {shown} is outside the range of a Java long (Iceberg writes a long; the estimate is {est!r})",
+        )
+    ndv = int(digits)
     if abs(ndv - est) >= 1.0:
         return NdvCheck(
             ndv,

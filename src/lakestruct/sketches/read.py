@@ -44,8 +44,15 @@ def _fail(msg: str, rule: str, path: str, offset: int | None) -> FormatError:
     return FormatError(msg, rule=f"{SPEC}.{rule}", path=path, offset=offset)
 
 
-def read_theta(data: SourceLike, *, seed: int | None = DEFAULT_SEED, allow_trailing: bool = False) -> ThetaSketch:
-    """Parse and check a serialized compact Theta sketch (see :meth:`ThetaSketch.from_bytes`)."""
+def read_theta(
+    data: SourceLike, *, seed: int | None = DEFAULT_SEED, allow_trailing: bool = False, max_entries: int | None = None
+) -> ThetaSketch:
+    """Parse and check a serialized compact Theta sketch (see :meth:`ThetaSketch.from_bytes`).
+
+    ``max_entries`` (default and ceiling :data:`MAX_ENTRIES`) bounds the hashes the sketch may hold; more raise
+    ``theta_compact.num-entries-limit`` before they are unpacked (a Puffin reader derives it from the blob's stored size).
+    """
+    limit = MAX_ENTRIES if max_entries is None else min(max_entries, MAX_ENTRIES)
     src = open_source(data)
     try:
         if src.size > MAX_SKETCH_BYTES:
@@ -55,7 +62,7 @@ def read_theta(data: SourceLike, *, seed: int | None = DEFAULT_SEED, allow_trail
                 path="sketch",
                 offset=0,
             )
-        return _read(src.read(0, src.size), seed, allow_trailing)
+        return _read(src.read(0, src.size), seed, allow_trailing, limit)
     except FormatError as e:
         raise e.with_source(src.name) from None
     finally:
@@ -72,7 +79,16 @@ def _parse(buf: io.BytesIO, fn: Callable[[], T], path: str) -> T:
         raise
 
 
-def _read(data: bytes, seed: int | None, allow_trailing: bool) -> ThetaSketch:
+def _too_many(n: int, limit: int, offset: int) -> LimitError:
+    why = (
+        "more than any DataSketches Theta sketch retains"
+        if limit == MAX_ENTRIES
+        else "more than the blob's stored size justifies (8 bytes per hash within the decompression bound)"
+    )
+    return LimitError(f"{n} hashes is {why} ({limit})", rule=f"{SPEC}.num-entries-limit", path="body.num_entries", offset=offset)
+
+
+def _read(data: bytes, seed: int | None, allow_trailing: bool, limit: int = MAX_ENTRIES) -> ThetaSketch:
     buf = io.BytesIO(data)  # the whole sketch is in memory: a plain stream is ~3x faster than a RangeReader
     ks = _parse(buf, lambda: _KsTheta(KaitaiStream(buf)), "preamble")
     version = ks.serial_version
@@ -84,6 +100,10 @@ def _read(data: bytes, seed: int | None, allow_trailing: bool) -> ThetaSketch:
             "pre_longs",
             0,
         )
+    if version in (2, 3) and ks.pre_longs >= 2 and len(data) >= 12:  # the count, before the body's hashes are parsed
+        declared = int.from_bytes(data[8:12], "little")
+        if declared > limit and 8 * (ks.pre_longs + declared) <= len(data):  # (a count the input cannot hold is num-entries-fit)
+            raise _too_many(declared, limit, 8)
     body = _parse(buf, lambda: ks.body, "body")
     # where the sketch ends: the preamble longs, then the hashes (or the v4 count and deltas)
     if version == 4:
@@ -114,19 +134,15 @@ def _read(data: bytes, seed: int | None, allow_trailing: bool) -> ThetaSketch:
         )  # fmt: skip
     # version 4
     n = body.num_entries
-    if n > MAX_ENTRIES:  # the packed bytes are there, but unpacking would take ~36 bytes per hash
-        raise LimitError(
-            f"{n} hashes is more than any DataSketches Theta sketch retains ({MAX_ENTRIES})",
-            rule=f"{SPEC}.num-entries-limit",
-            path="body.num_entries",
-            offset=8 * ks.pre_longs,
-        )
+    if n > limit:  # the packed bytes are there (as few as 1 bit per hash), but unpacked each hash takes 8 bytes
+        raise _too_many(n, limit, 8 * ks.pre_longs)
     deltas_offset = end - len(body.deltas)
     deltas = bitpack.unpack_array(body.deltas, n, body.entry_bits)
     theta_stored = body.theta_long if ks.pre_longs >= 2 else None
     return assemble(
         version, ks.pre_longs, flags_byte, body.seed_hash, theta_stored, deltas, len(data), end,
         entries_offset=deltas_offset, seed=seed, allow_trailing=allow_trailing, entry_bits=body.entry_bits,
+        deltas_owned=True,
     )  # fmt: skip
 
 
@@ -146,13 +162,15 @@ def assemble(
     num_entries: int | None = None,
     entry_bits: int | None = None,
     p: float = 0.0,
+    deltas_owned: bool = False,
 ) -> ThetaSketch:
     """Check the parsed fields of one sketch and build its model.
 
     Shared by the Kaitai reader and the construct second opinion
     (:mod:`lakestruct.sketches.spec`). For serial version 4
     ``entries_or_deltas`` are the unpacked deltas and ``entry_bits`` their width;
-    ``entries_offset`` is then where the packed deltas start.
+    ``entries_offset`` is then where the packed deltas start; ``deltas_owned`` lets the
+    hashes be summed into the deltas array in place (the caller gives it up).
     """
     theta_offset = {1: 16, 2: 16, 3: 16, 4: 8}[version]
 
@@ -231,14 +249,18 @@ def assemble(
             )  # fmt: skip
         # strictly ascending; each delta is below 2^63, so the sums reach theta (< 2^63) before
         # they could wrap past 2^64: the first sum >= theta is the first bad hash
-        sums = np.cumsum(deltas, dtype=np.uint64)
-        over = np.flatnonzero(sums >= np.uint64(theta))
+        if deltas_owned and deltas is entries_or_deltas:  # the reader's own unpacked array: sum in place (no second copy)
+            sums = np.cumsum(deltas, dtype=np.uint64, out=deltas)
+        else:
+            sums = np.cumsum(deltas, dtype=np.uint64)
+        over = np.flatnonzero(sums >= np.uint64(theta))  # not just the last sum: sums past theta may go on to wrap
         if over.size:
             i = int(over[0])
             raise _fail(f"hash {int(sums[i])} is not below theta {theta}", "entry-range", f"entries[{i}]", entry_at(i))
-        entries = sums.tolist()
+        hashes: Sequence[int] | npt.NDArray[np.uint64] = sums
     else:
         entries = list(entries_or_deltas)
+        hashes = entries
         if entries and not (min(entries) > 0 and max(entries) < theta):
             for i, e in enumerate(entries):
                 if not 0 < e < theta:
@@ -264,11 +286,11 @@ def assemble(
         raise _fail(f"{size - end} bytes follow the sketch, which ends at byte {end}", "trailing-bytes", "sketch", end)
 
     return ThetaSketch(
-        entries=tuple(entries),
+        entries=hashes,
         theta_long=theta,
         seed_hash=stored_seed_hash,
         empty=empty,
-        ordered=ordered or len(entries) <= 1,
+        ordered=ordered or len(hashes) <= 1,
         serial_version=version,
         pre_longs=pre_longs,
         flags=flags_byte,

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+import numpy as np
+
 from ..errors import UsageError
 from . import bitpack, spec
 from .model import MAX_THETA, ThetaSketch, canonical_flags, canonical_pre_longs
@@ -76,7 +78,7 @@ def build_sketch(
 
 def suitable_for_v4(sketch: ThetaSketch) -> bool:
     """Whether C++ writes the compressed form: ordered, some hashes, not one hash in exact mode."""
-    n = len(sketch.entries)
+    n = sketch.num_retained
     return sketch.ordered and n > 0 and not (n == 1 and not sketch.is_estimation_mode)
 
 
@@ -88,20 +90,14 @@ def serialize(sketch: ThetaSketch, serial_version: int = 3) -> bytes:
     """The sketch's bytes in serial version 3, or 4 when suitable (else 3, as C++ does)."""
     if serial_version not in (3, 4):
         raise UsageError(f"can write serial version 3 or 4, not {serial_version}")
-    n = len(sketch.entries)
+    n = sketch.num_retained
     if n >= 2**32:
         raise UsageError(f"{n} hashes do not fit in a compact sketch")
     estimation = sketch.is_estimation_mode
     if serial_version == 4 and suitable_for_v4(sketch):
-        deltas: list[int] = []
-        prev = 0
-        for e in sketch.entries:
-            deltas.append(e - prev)
-            prev = e
-        ored = 0
-        for d in deltas:
-            ored |= d
-        bits = ored.bit_length()
+        h = sketch.hashes
+        deltas = np.diff(h, prepend=np.uint64(0))  # ordered and distinct: every delta is positive
+        bits = int(np.bitwise_or.reduce(deltas)).bit_length()
         pre_longs = 2 if estimation else 1
         return spec.build(
             {
@@ -114,7 +110,7 @@ def serialize(sketch: ThetaSketch, serial_version: int = 3) -> bytes:
                     "seed_hash": sketch.seed_hash,
                     "theta_long": sketch.theta_long if estimation else None,
                     "num_entries": n,
-                    "deltas": bitpack.pack(deltas, bits),
+                    "deltas": bitpack.pack(deltas.tolist(), bits),
                 },
             }
         )
@@ -129,7 +125,7 @@ def serialize(sketch: ThetaSketch, serial_version: int = 3) -> bytes:
                 "num_entries": n if pre_longs >= 2 else None,
                 "p": sketch.p if pre_longs >= 2 else None,
                 "theta_long": sketch.theta_long if pre_longs >= 3 else None,
-                "entries": [] if sketch.empty else list(sketch.entries),
+                "entries": [] if sketch.empty else sketch.hashes.tolist(),
             },
         }
     )
