@@ -143,7 +143,12 @@ def check_blob_metadata(blob: BlobMetadata, *, index: int = 0, where: int | None
     if not (card_s.isascii() and card_s.isdigit()):
         raise _meta_err(f"property 'cardinality' must be a non-negative decimal integer, found {card_s!r}",
                         "deletion-vector.cardinality", f"{p}.properties.cardinality", where)
-    return ref, int(card_s)
+    digits = card_s.lstrip("0") or "0"
+    if len(digits) > 19 or int(digits) > 2**63 - 1:  # decided on the text: int() refuses thousands of digits
+        shown = card_s if len(card_s) <= 40 else f"{card_s[:12]}...{card_s[-4:]} ({len(card_s)} digits)"
+        raise _meta_err(f"property 'cardinality' = {shown} is outside the range of a Java long (Iceberg parses it as one)",
+                        "deletion-vector.cardinality", f"{p}.properties.cardinality", where)
+    return ref, int(digits)
 
 
 def read_dv_blob(
