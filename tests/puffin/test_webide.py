@@ -133,3 +133,33 @@ def test_root_parse_reads_the_tail_and_footer_only() -> None:
     with ls.puffin.open(logged) as r:
         assert logged.reads == 1 and logged.log == [(len(data) - 8192, 8192)]
         assert r.blobs[0].length == 1 << 20
+
+
+def test_documented_blob_cuts_load_in_the_ide(corpus: Path, tmp_path: Path) -> None:
+    """docs/webide.md's commands, run as written (x.puffin replaced by real files): the cut blobs parse with their
+    specs in the IDE's path and match what lakestruct reads."""
+    import shlex
+    import subprocess
+    import sys
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "webide.md").read_text()
+    lines = {w: next(ln for ln in doc.splitlines() if ln.startswith(w)) for w in ("dd if=", "tail -c", "python -c")}
+    dv_file = corpus / "seed-files" / "deletion-vector-v1.puffin"
+    theta_file = corpus / "puffin-tools" / "src" / "test" / "resources" / "apache-datasketches-theta-v1.puffin"
+    with ls.puffin.open(dv_file) as pf:
+        assert (pf.blobs[0].offset, pf.blobs[0].length) == (4, 46)  # the offsets the doc's example shows
+        want_dv = pf.read_blob(0)
+    with ls.puffin.open(theta_file) as pf:
+        assert pf.blobs[1].compression_codec == "zstd"
+        want_sk = pf.read_blob(1)
+    for key in ("dd if=", "tail -c"):
+        cmd = lines[key].split("#")[0].replace("x.puffin", shlex.quote(str(dv_file)))
+        subprocess.run(cmd, shell=True, check=True, cwd=tmp_path)
+        assert (tmp_path / "blob0.bin").read_bytes() == want_dv, key
+    argv = shlex.split(lines["python -c"].replace("x.puffin", str(theta_file)))
+    subprocess.run([sys.executable, *argv[1:]], check=True, cwd=tmp_path)
+    assert (tmp_path / "sketch1.sk").read_bytes() == want_sk
+    (dv,) = webide_parse("formats/deletes/deletion_vector_v1.ksy", [tmp_path / "blob0.bin"])
+    (sk,) = webide_parse("formats/sketches/theta_compact.ksy", [tmp_path / "sketch1.sk"])
+    assert dv["ok"] and dv["tree"]["len_body"] == 46 - 8
+    assert sk["ok"] and sk["tree"]["family"] == 3
