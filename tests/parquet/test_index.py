@@ -56,7 +56,7 @@ def test_generated_page_index_matches_expected(corpus: Path) -> None:
 
 
 def test_null_pages_quirk(corpus: Path) -> None:
-    """int32_with_null_pages: list<bool> with element type 1 and false = 0x02 (formats.md §7.2)."""
+    """int32_with_null_pages: list<bool> with element type 1 and false = 0x02, as parquet-mr and parquet-rs write it."""
     path = corpus / "parquet-testing" / "data" / "int32_with_null_pages.parquet"
     pq = ls.parquet.open(path)
     cix = pq.column_index(0, 0)

@@ -1,4 +1,4 @@
-"""Split-block bloom filters (PQF ``BloomFilter.md``; formats.md §7.6).
+"""Split-block bloom filters (parquet-format ``BloomFilter.md``).
 
 The bitset is ``z`` blocks of 32 bytes, each 8 little-endian u32 words. A value is
 hashed with XXH64 (seed 0) over its PLAIN encoding without the BYTE_ARRAY length

@@ -1,4 +1,4 @@
-"""Value encodings of Parquet data pages (formats.md §7.5, PQF ``Encodings.md``).
+"""Value encodings of Parquet data pages (parquet-format ``Encodings.md``).
 
 Every decoder takes a buffer, the section ``start:end`` it may read, the number of
 values wanted and a :class:`~lakestruct.parquet.levels.Where` for errors, and
@@ -81,7 +81,7 @@ def _bytes_objects(raw: bytes | memoryview, width: int, count: int) -> Values:
 def decode_plain(
     buf: bytes | memoryview, start: int, end: int, ptype: int, count: int, where: Where, *, type_length: int | None = None
 ) -> tuple[Values, int]:
-    """PLAIN values of physical type ``ptype`` (formats.md §7.5)."""
+    """PLAIN values of physical type ``ptype`` (parquet-format ``Encodings.md``)."""
     mv = memoryview(buf)
     if ptype == 0:
         nbytes = (count + 7) // 8

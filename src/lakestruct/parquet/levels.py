@@ -1,6 +1,6 @@
 """Definition and repetition levels: the RLE/bit-packing hybrid and legacy BIT_PACKED.
 
-Parquet ``Encodings.md`` (formats.md §7.5)::
+parquet-format ``Encodings.md``::
 
     rle-bit-packed-hybrid := [<length:u32 LE>] <run>*
     bit-packed-run := varint(groups << 1 | 1)  then groups*8 values of bw bits (LSB first)

@@ -4,7 +4,7 @@ DictionaryPageHeader, IndexPageHeader, Statistics), PageLocation, OffsetIndex,
 ColumnIndex and BloomFilterHeader.
 
 It is written from the Thrift compact-protocol spec and the parquet-format IDL
-(formats.md §7.2-§7.4), not from the Kaitai specs or ``lakestruct.thrift.compact``:
+(``parquet.thrift``), not from the Kaitai specs or ``lakestruct.thrift.compact``:
 field headers (``ddddtttt`` id delta + wire type, long form with a zigzag i16 id),
 ULEB128 varints, zigzag integers, binaries, list headers (``sssstttt``), nested
 structs and the stop byte. It is symmetric: :func:`build` writes a struct from a

@@ -1,4 +1,4 @@
-"""Decode a column chunk's pages into levels and values (formats.md §7.5).
+"""Decode a column chunk's pages into levels and values (parquet-format ``README.md`` §Data Pages, ``Encodings.md``).
 
 The page walk itself (Thrift page headers) belongs to the structure layer; this
 module takes what it found — a :class:`ChunkSpec` with one :class:`PageSpec` per

@@ -1,6 +1,6 @@
 // lakestruct's statement of the parquet-format Thrift IDL, as facts: field ids, types and
-// required/optional, written from docs/formats.md §7.3/§7.4 (parquet-format
-// src/main/thrift/parquet.thrift). Loaded by thriftpy2 in the tests to check the typed
+// required/optional, written from parquet-format's src/main/thrift/parquet.thrift
+// (https://github.com/apache/parquet-format/blob/master/src/main/thrift/parquet.thrift). Loaded by thriftpy2 in the tests to check the typed
 // models (lakestruct.parquet.model) and as the reference codec in round trips.
 // Only what lakestruct models is here; comments name the semantics we rely on.
 
