@@ -47,22 +47,18 @@ typecheck: $(STAMP)
 	$(PY) -m mypy
 
 test: install check-gen lint typecheck
-	LAKESTRUCT_SHARED=$(SHARED) $(PY) -m pytest -q -n $(PYTEST_N) -p no:cacheprovider
+	LAKESTRUCT_SHARED=$(SHARED) $(PY) -m pytest -q -n $(PYTEST_N) --dist loadgroup -p no:cacheprovider
 
 bench: install
 	LAKESTRUCT_SHARED=$(SHARED) $(PY) bench/run.py
 
-# The main job on embedded defaults: write sample files with lakestruct itself, scan them and the
-# shared corpus (when present), inspect the Puffin files, and show the seed's nested Parquet levels.
+# The main job on embedded defaults: build a demo lake with real writers (pyarrow Parquet files, lakestruct's
+# Puffin/DV/Theta writers, a few broken files) and run the lake inventory on it on local Spark (Java 17+).
 run: install
 	@mkdir -p out
-	$(VENV)/bin/lakestruct demo out/demo
-	$(VENV)/bin/lakestruct scan out/demo $(wildcard $(SHARED)/corpus)
-	$(VENV)/bin/lakestruct puffin inspect out/demo/lz4-footer.puffin
-	$(VENV)/bin/lakestruct puffin inspect out/demo/deletes.puffin
-	$(VENV)/bin/lakestruct puffin inspect out/demo/stats.puffin
-	@seed=$(SHARED)/corpus/seed-files/nested.parquet; if [ -f $$seed ]; then \
-	  $(VENV)/bin/lakestruct parquet levels $$seed --column nest.repeated.nest.repeated; fi
+	$(VENV)/bin/lakestruct demo-lake out/lake
+	$(VENV)/bin/lakestruct inventory out/lake --out out/inventory
+	$(VENV)/bin/lakestruct puffin inspect out/lake/warehouse/db/orders/data/00000-1-deletes.puffin
 
 clean:
 	rm -rf out build dist .mypy_cache .ruff_cache .pytest_cache src/*.egg-info

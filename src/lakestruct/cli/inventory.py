@@ -30,6 +30,29 @@ def register(sub: Any) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress line")
     p.set_defaults(func=_inventory)
 
+    d = sub.add_parser(
+        "demo-lake",
+        help="write a small demo lake (pyarrow Parquet files, lakestruct Puffin/DV/Theta files, a few broken files)",
+        description="Write the demo lake `make run` inventories: Parquet data files written by pyarrow with different "
+        "layouts, Iceberg deletion vectors and Theta statistics written by lakestruct, a Delta Lake DV file, and a few "
+        "deliberately broken files. OUTDIR is replaced.",
+    )
+    d.add_argument("outdir")
+    d.add_argument("--rows", type=int, default=20_000, help="rows per Parquet data file (default 20,000)")
+    d.set_defaults(func=_demo_lake)
+
+
+def _demo_lake(args: argparse.Namespace) -> int:
+    from ..spark.env import check_pyspark
+
+    check_pyspark()  # the demo lake's Parquet files are written by pyarrow, which lakestruct[spark] brings
+    from ..spark.demolake import build
+
+    written = build(args.outdir, rows_per_file=args.rows)
+    for kind, paths in written.items():
+        print(f"{kind:<8} {len(paths)} file(s): {', '.join(os.path.relpath(p, args.outdir) for p in paths)}")
+    return 0
+
 
 def _inventory(args: argparse.Namespace) -> int:
     from ..spark.env import check_java, check_pyspark

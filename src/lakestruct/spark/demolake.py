@@ -111,7 +111,7 @@ def build(root: str, *, rows_per_file: int = 20_000, seed: int = 7) -> dict[str,
             rng.choice(rows_per_file, rows_per_file // 50, replace=False), f"s3://{BUCKET}/{TABLE}/data/00001-0-tiny-pages.parquet"
         )  # 2%
         w.add_deletion_vector(
-            np.arange(rows_per_file - 1000, rows_per_file), f"s3://{BUCKET}/{TABLE}/data/00002-0-dict-fallback.parquet"
+            np.arange(rows_per_file - rows_per_file // 20, rows_per_file), f"s3://{BUCKET}/{TABLE}/data/00002-0-dict-fallback.parquet"
         )  # 5%
         w.add_deletion_vector([1, 2, 3], f"s3://{BUCKET}/{TABLE}/data/00099-0-not-scanned.parquet")  # no such file here
     out["puffin"].append(dv_path)

@@ -74,6 +74,8 @@ def _list_url(url: str) -> list[Input]:
         if fs.isfile(root):
             return [(url, int(fs.size(root)))]  # a file as given keeps the user's spelling
         found = fs.find(root, detail=True)
+        if not found and not fs.exists(root):
+            raise FileNotFoundError(root)
     except FileNotFoundError as e:
         raise SourceError(f"{url}: no such file or folder") from e
     except ImportError as e:
@@ -103,7 +105,7 @@ def list_files(paths: Sequence[str]) -> list[Input]:
         else:
             local = p[len("file://") :] if p.startswith("file://") else p
             if os.path.isdir(local):
-                found = list(_walk_local(local))
+                found = sorted(_walk_local(local))
             elif os.path.isfile(local):
                 found = [(local, os.path.getsize(local))]
             else:
