@@ -6,7 +6,12 @@ two decoders that should agree; each test names what must happen now.
 
 from __future__ import annotations
 
+import dataclasses
+import decimal
+import io
+import struct
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -15,9 +20,13 @@ from lakestruct.errors import FormatError
 from lakestruct.parquet import model as m
 from lakestruct.parquet.pages import scan_pages, scan_pages_py
 from lakestruct.parquet.read import Page, decode_page_header
+from lakestruct.parquet.values import read_rows
 from lakestruct.thrift import compact
 from lakestruct.thrift import kaitai as thrift_kaitai
-from lakestruct.thrift.typed import compiled_plan, decode_model_py
+from lakestruct.thrift.typed import compiled_plan, decode_model_py, to_raw
+
+pa = pytest.importorskip("pyarrow")
+papq = pytest.importorskip("pyarrow.parquet")
 
 
 @pytest.fixture(scope="module")
@@ -104,3 +113,318 @@ def test_a_map_count_of_2_63_plus_1_is_refused_everywhere(repro: Path) -> None:
         assert compact._compiled.decode_struct(footer, 0, len(footer)) is None  # declined: the pure path names it
     with pytest.raises(FormatError, match="map of 9223372036854775809 entries"):
         compact.decode_struct(footer, 0)
+
+
+# -- the data layer: a row group short of column chunks ------------------------------------------------
+
+ROW_GROUP_SHORT = "pq_data_builtins.IndexError_lakestruct_parquet_read.py_389_column_chunk.bin"
+
+
+def test_a_row_group_without_the_leaf_s_chunk_is_a_format_error(repro: Path) -> None:
+    path = repro / ROW_GROUP_SHORT
+    pq = ls.parquet.open(path)
+    assert len(pq.columns()) == 1 and len(pq.metadata.row_groups[0].columns) == 0
+    calls = (
+        lambda: pq.levels(0),
+        lambda: pq.values(0),
+        lambda: pq.values(0, python=False),
+        lambda: ls.parquet.values.read_rows(pq, "x"),
+        lambda: list(ls.parquet.values.iter_values(pq, 0)),
+        lambda: pq.column_chunk(0, 0),
+        pq.check,
+    )
+    for call in calls:
+        with pytest.raises(FormatError) as ei:
+            call()
+        assert (ei.value.rule, ei.value.path, ei.value.offset) == (
+            "parquet.row-group-columns",
+            "footer.row_groups[0].columns",
+            pq.footer.offset,
+        )
+    with pytest.raises(IndexError):  # a column the schema does not have is still a usage error
+        pq.column_chunk(0, 1)
+    # pyarrow refuses the file too
+    with pytest.raises(OSError, match="0 columns"):
+        papq.read_table(path)
+
+
+# -- the data layer: annotations that do not fit the column --------------------------------------------
+# pyarrow is the oracle. It reads a logicalType that does not apply to the physical type as if it were
+# absent (raw values), and refuses a converted_type that does not apply and impossible DECIMAL
+# parameters. lakestruct does the same: raw values plus a parquet.schema.annotation warning, or a named
+# error (values(python=False) still returns the raw values: only the conversion needs the annotation).
+
+DECIMAL_SCALE_FILES = [
+    ("crafted_decimal_scale.parquet", 0, "schema[1].scale"),
+    ("crafted_decimal_flba_scale_neg.parquet", 0, "schema[1].scale"),
+    ("pq_data_decimal.InvalidOperation_lakestruct_parquet_assembly.py_148_lambda_.bin", 1, "schema[2].logicalType.DECIMAL.scale"),
+    ("pq_data_decimal.InvalidOperation_lakestruct_parquet_assembly.py_149_lambda_.bin", 0, "schema[1].logicalType.DECIMAL.scale"),
+]
+
+
+@pytest.mark.parametrize(("name", "col", "where"), DECIMAL_SCALE_FILES)
+def test_an_impossible_decimal_scale_is_a_named_error(repro: Path, name: str, col: int, where: str) -> None:
+    path = repro / name
+    pq = ls.parquet.open(path)
+    raw = pq.values(col, python=False)  # the stored integers are fine
+    assert len(raw) > 0 and any(v is not None for v in raw)
+    for call in (lambda: pq.values(col), lambda: read_rows(pq, col), lambda: list(ls.parquet.values.iter_values(pq, col))):
+        with pytest.raises(FormatError) as ei:
+            call()
+        assert (ei.value.rule, ei.value.path, ei.value.offset) == ("parquet.schema.decimal", where, pq.footer.offset)
+    with pytest.raises(OSError, match=r"(?i)scale"):
+        papq.read_table(path)
+
+
+INT96_DECIMAL = "pq_data_builtins.ValueError_lakestruct_parquet_assembly.py_149_lambda_.bin"
+
+
+def test_int96_annotated_decimal_and_uuid_reads_as_pyarrow_s_timestamps(repro: Path) -> None:
+    # INT96 with converted_type DECIMAL and logicalType UUID: UUID decides and does not apply to INT96,
+    # so the column is the INT96 timestamp pyarrow reads (int(bytes) raised ValueError before)
+    path = repro / INT96_DECIMAL
+    pq = ls.parquet.open(path)
+    got = pq.values(0)
+    [w] = pq.warnings
+    assert (w.rule, w.path, w.offset) == ("parquet.schema.annotation", "schema[1].logicalType", pq.footer.offset)
+    assert "UUID does not apply to INT96" in w.message
+    raw = pq.values(0, python=False)
+    want = papq.ParquetFile(path).read().column(0)
+    assert pa.types.is_timestamp(want.type)
+    want_ns = want.cast(pa.int64()).to_pylist()
+    assert len(got) == len(want_ns) == 400
+    # pyarrow returns 0 for Julian day 0 (an all-zero INT96); every other value agrees bit for bit
+    checked = [(g, x) for g, x, r in zip(got, want_ns, raw, strict=True) if r is None or r[8:] != bytes(4)]
+    assert checked and all(g == x for g, x in checked)
+    assert [g is None for g in got] == [x is None for x in want_ns]
+
+
+@pytest.mark.parametrize(
+    ("name", "length"),
+    [("crafted_float16_type_length3.parquet", 3), ("pq_data_builtins.ValueError_lakestruct_parquet_assembly.py_156_lambda_.bin", 1)],
+)
+def test_float16_on_a_fixed_len_byte_array_not_of_2_bytes_stays_raw(repro: Path, name: str, length: int) -> None:
+    path = repro / name
+    pq = ls.parquet.open(path)
+    got = pq.values(0)
+    want = papq.read_table(path).column(0)
+    assert want.type == pa.binary(length)  # pyarrow ignores the annotation
+    assert got == want.to_pylist() == pq.values(0, python=False)
+    assert read_rows(pq, 0) == want.to_pylist()
+    assert {(w.rule, w.path) for w in pq.warnings} == {("parquet.schema.annotation", "schema[1].logicalType")}
+
+
+def test_a_file_with_two_leaves_of_one_name_reads_by_position(repro: Path) -> None:
+    # two top-level leaves named double_plain (FLOAT16 on FLBA(2), and DOUBLE): values() found the
+    # first one by name and fed it the DOUBLE's floats (TypeError)
+    path = repro / "pq_data_builtins.TypeError_lakestruct_parquet_assembly.py_156_lambda_.bin"
+    pq = ls.parquet.open(path)
+    table = papq.ParquetFile(path).read()
+    names = [c.name for c in pq.columns()]
+    assert names.count("double_plain") == 2
+    for i in range(table.num_columns):
+        want = table.column(i).to_pylist()
+        assert read_rows(pq, i) == want, names[i]
+        assert pq.values(i) == want, names[i]
+    assert table.column(0).type == pa.float16() and table.column(4).type == pa.float64()
+    assert pq.warnings == []
+    with pytest.raises(KeyError, match="2 top-level fields are named 'double_plain'"):
+        read_rows(pq, "double_plain")
+
+
+DUPLICATE_NAME = "crafted_duplicate_field_name.parquet"
+
+
+def test_a_group_named_like_a_leaf_reads_by_position(repro: Path) -> None:
+    # group "st" renamed "id", like the first top-level leaf: values(1) walked into the leaf (StopIteration)
+    path = repro / DUPLICATE_NAME
+    pq = ls.parquet.open(path)
+    table = papq.ParquetFile(path).read()
+    assert [f.name for f in table.schema][:2] == ["id", "id"]
+    for i in range(table.num_columns):
+        assert read_rows(pq, i) == table.column(i).to_pylist()
+    rows = table.column(1).to_pylist()  # leaf id.a (1), id.b (2), id.c.d (3) against pyarrow's struct
+    assert pq.values(1) == [None if r is None else r["a"] for r in rows]
+    assert pq.values(2) == [None if r is None else r["b"] for r in rows]
+    assert pq.values(3) == [None if r is None or r["c"] is None else r["c"]["d"] for r in rows]
+
+
+def test_stop_iteration_file_reads_like_pyarrow(repro: Path) -> None:
+    # top-level leaf DocId and a repeated group DocId: leaves 3 and 4 (DocId.Language.Code/Country)
+    path = repro / "pq_data_builtins.StopIteration_lakestruct_parquet_values.py_679_column_values.bin"
+    pq = ls.parquet.open(path)
+    assert [c.name for c in pq.columns()][3:5] == ["DocId.Language.Code", "DocId.Language.Country"]
+    assert pq.values(3) == [None if v is None else v.decode() for v in pq.values(3, python=False)]
+    assert all(isinstance(v, str) for v in pq.values(3) if v is not None) and len(pq.values(4)) == 5
+    assert read_rows(pq, 1) == papq.ParquetFile(path).read(columns=["Links"]).column(0).to_pylist()
+    for call in (lambda: pq.values(5), lambda: read_rows(pq, 2)):  # DocId.Url's page is corrupt: so says pyarrow
+        with pytest.raises(FormatError) as ei:
+            call()
+        assert ei.value.rule == "parquet.levels.encoding"
+    with pytest.raises(OSError, match="Unknown encoding type for levels"):
+        papq.ParquetFile(path).read()
+
+
+def _write(table: Any, **kw: Any) -> bytes:
+    b = io.BytesIO()
+    papq.write_table(table, b, store_schema=False, **kw)
+    return b.getvalue()
+
+
+def _patch_schema(data: bytes, index: int, **changes: Any) -> bytes:
+    """``data`` with FileMetaData.schema[index] changed (the footer re-encoded, the pages kept)."""
+    pq = ls.parquet.open(data)
+    schema = list(pq.metadata.schema)
+    schema[index] = dataclasses.replace(schema[index], **changes)
+    footer = compact.encode_struct(to_raw(dataclasses.replace(pq.metadata, schema=tuple(schema))))
+    return data[: pq.footer.offset] + footer + struct.pack("<i", len(footer)) + b"PAR1"
+
+
+def _pyarrow(data: bytes) -> Any:
+    try:
+        return papq.read_table(io.BytesIO(data)).column(0).to_pylist()
+    except (OSError, pa.ArrowInvalid):
+        return "refused"
+
+
+def _ours(data: bytes) -> Any:
+    pq = ls.parquet.open(data)
+    try:
+        got = pq.values(0)
+    except FormatError as e:
+        return "refused", e.rule, [w.rule for w in pq.warnings]
+    assert read_rows(pq, 0) == got
+    return got, [w.rule for w in pq.warnings]
+
+
+DEC = m.LogicalType(DECIMAL=m.DecimalType(scale=2, precision=9))
+
+
+@pytest.mark.parametrize(
+    ("values", "changes", "want"),
+    [
+        # logical type that does not apply: ignored by pyarrow, raw values + a warning here
+        (pa.array([1.5, 2.5]), {"logicalType": m.LogicalType(FLOAT16=m.Empty())}, ([1.5, 2.5], ["parquet.schema.annotation"])),
+        (pa.array([1, 2], pa.int32()), {"logicalType": m.LogicalType(FLOAT16=m.Empty())}, ([1, 2], ["parquet.schema.annotation"])),
+        (pa.array([1.5, 2.5]), {"logicalType": DEC}, ([1.5, 2.5], ["parquet.schema.annotation"])),
+        (pa.array([1, 2], pa.int32()), {"logicalType": m.LogicalType(STRING=m.Empty())}, ([1, 2], ["parquet.schema.annotation"])),
+        # converted type that does not apply, impossible DECIMAL parameters: refused by both
+        (
+            pa.array([1.5, 2.5]),
+            {"converted_type": m.ConvertedType.DECIMAL, "scale": 2, "precision": 9},
+            ("refused", "parquet.schema.annotation", []),
+        ),
+        (pa.array([1, 2], pa.int32()), {"converted_type": m.ConvertedType.UTF8}, ("refused", "parquet.schema.annotation", [])),
+        (pa.array([1, 2], pa.int32()), {"converted_type": m.ConvertedType.DECIMAL, "scale": 1}, ("refused", "parquet.schema.decimal", [])),
+        (
+            pa.array([1, 2], pa.int32()),
+            {"logicalType": m.LogicalType(DECIMAL=m.DecimalType(scale=-1, precision=9))},
+            ("refused", "parquet.schema.decimal", []),
+        ),
+        (
+            pa.array([1.5]),
+            {"logicalType": m.LogicalType(DECIMAL=m.DecimalType(scale=10, precision=9))},
+            ("refused", "parquet.schema.decimal", []),
+        ),
+        # annotations that apply
+        (
+            pa.array([1, 2], pa.int32()),
+            {"converted_type": m.ConvertedType.DECIMAL, "scale": 1, "precision": 9},
+            ([decimal.Decimal("0.1"), decimal.Decimal("0.2")], []),
+        ),
+        (pa.array([b"\x00\x3c", b"\x00\xc0"], pa.binary(2)), {"logicalType": m.LogicalType(FLOAT16=m.Empty())}, ([1.0, -2.0], [])),
+    ],
+)
+def test_annotations_read_as_pyarrow_reads_them(values: Any, changes: dict[str, Any], want: Any) -> None:
+    data = _patch_schema(_write(pa.table({"a": values})), 1, **changes)
+    got = _ours(data)
+    assert got == want
+    oracle = _pyarrow(data)
+    assert oracle == ("refused" if got[0] == "refused" else got[0])
+
+
+def test_decimals_of_38_digits_are_exact() -> None:
+    # Decimal.scaleb in the default context rounded to 28 digits
+    vals = [decimal.Decimal("123456789012345678901234567890123456.78"), decimal.Decimal("-0.01"), None]
+    for t in (pa.decimal128(38, 2), pa.decimal256(60, 2)):
+        data = _write(pa.table({"a": pa.array(vals, t)}))
+        assert ls.parquet.open(data).values(0) == vals == papq.read_table(io.BytesIO(data)).column(0).to_pylist()
+
+
+# -- the data layer: memory the input does not justify --------------------------------------------------
+
+_PROBE = """
+import json, resource, sys, time
+resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))  # the bombs reached 3 GB before
+import lakestruct as ls
+from lakestruct.parquet.values import read_rows
+pq = ls.parquet.open(sys.argv[1])
+base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+calls = {"levels": lambda: pq.levels(0), "values": lambda: pq.values(0), "raw": lambda: pq.values(0, python=False),
+         "rows": lambda: read_rows(pq, 0)}
+out = {}
+for name, call in calls.items():
+    t = time.perf_counter()
+    try:
+        call()
+        rule = "ok"
+    except ls.FormatError as e:
+        rule = e.rule
+    out[name] = [rule, time.perf_counter() - t]
+out["grew_kib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - base
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.parametrize(
+    ("name", "levels", "values"),
+    [
+        ("crafted_delta_byte_array_bomb.parquet", "ok", "parquet.values.size-limit"),  # 186 B -> 1 GB of values
+        ("crafted_delta_byte_array_bomb_oom.parquet", "ok", "parquet.values.size-limit"),  # 203 B -> 3.5 GB
+        ("crafted_dict_string_bomb.parquet", "ok", "parquet.values.size-limit"),  # 1.1 KB -> 4M x a 1000-byte string
+        ("crafted_page_count_amplification_levels.parquet", "parquet.values.count-limit", "parquet.values.count-limit"),
+        ("crafted_page_count_amplification_values.parquet", "parquet.values.count-limit", "parquet.values.count-limit"),
+    ],
+)
+def test_decoding_bombs_are_refused_before_they_allocate(repro: Path, name: str, levels: str, values: str) -> None:
+    import json
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-c", _PROBE, str(repro / name)], capture_output=True, text=True, timeout=120, check=True)
+    out = json.loads(proc.stdout)
+    assert {k: v[0] for k, v in out.items() if k != "grew_kib"} == {"levels": levels, "values": values, "raw": values, "rows": values}
+    assert max(v[1] for k, v in out.items() if k != "grew_kib") < 5.0  # seconds (12-19 s to a MemoryError before)
+    assert out["grew_kib"] < 256 * 1024  # peak RSS grew by less than 256 MiB (3 GB before)
+
+
+def test_max_values_reads_a_legitimately_dense_page() -> None:
+    from tests.parquet.test_amplification import all_null_file
+
+    pq = ls.parquet.open(all_null_file(5_000_000, 0))  # one 5M-null page in ~40 bytes: above the 4M floor
+    with pytest.raises(ls.LimitError) as ei:
+        pq.levels(0)
+    assert ei.value.rule == "parquet.page.num-values"
+    (chunk,) = pq.levels(0, max_values=6_000_000)
+    assert len(chunk.definition_levels) == 5_000_000 and int(chunk.definition_levels.max()) == 0
+    with pytest.raises(ls.LimitError) as ei:
+        pq.levels(0, max_values=4_999_999)
+
+
+def test_max_value_bytes_reads_legitimately_repetitive_strings() -> None:
+    # 40,000 references to one 2,000-byte dictionary string: 80 MB of values from a few KB
+    big = "x" * 1999 + "y"
+    data = _write(pa.table({"s": [big] * 40_000}), compression="zstd")
+    assert len(data) < 20_000
+    pq = ls.parquet.open(data)
+    with pytest.raises(ls.LimitError) as ei:
+        pq.values(0, python=False)
+    assert ei.value.rule == "parquet.values.size-limit" and ei.value.path.endswith(".values")
+    raw = pq.values(0, python=False, max_value_bytes=100_000_000)
+    assert len(raw) == 40_000 and set(raw) == {big.encode()}
+    # the budget spans one call: two chunks of 40 MB each pass alone, not together
+    data = _write(pa.table({"s": [big] * 40_000}), compression="zstd", row_group_size=20_000)
+    pq = ls.parquet.open(data)
+    assert len(pq.values(0, row_group=1, python=False)) == 20_000
+    with pytest.raises(ls.LimitError):
+        pq.values(0, python=False)

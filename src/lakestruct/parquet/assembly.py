@@ -18,6 +18,8 @@ Two steps:
 
 from __future__ import annotations
 
+import decimal
+import struct
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,7 +28,17 @@ import numpy as np
 
 from ..errors import FormatError, LimitError
 
-__all__ = ["SchemaNode", "assemble_column", "assemble_leaf", "leaf_chains", "merge", "schema_tree", "shape"]
+__all__ = [
+    "SchemaNode",
+    "assemble_column",
+    "assemble_leaf",
+    "leaf_chains",
+    "leaf_converter",
+    "merge",
+    "schema_tree",
+    "shape",
+    "top_level_leaves",
+]
 
 REQUIRED, OPTIONAL, REPEATED = 0, 1, 2
 _CT_MAP, _CT_MAP_KEY_VALUE, _CT_LIST = 1, 2, 3
@@ -45,6 +57,9 @@ class SchemaNode:
     scale: int | None = None  # DECIMAL
     unsigned: bool = False  # UINT_* / INTEGER(isSigned=false)
     type_length: int | None = None
+    precision: int | None = None  # DECIMAL
+    #: position of the node's SchemaElement in FileMetaData.schema (for error paths)
+    element_index: int | None = None
 
     @property
     def is_leaf(self) -> bool:
@@ -92,6 +107,7 @@ def schema_tree(elements: Sequence[Any]) -> SchemaNode:
         if pos >= len(elements):
             raise FormatError("schema ends before the children it declares", rule="parquet.schema.children", path=path, offset=None)
         e = elements[pos]
+        index = pos
         pos += 1
         n = int(getattr(e, "num_children", None) or 0)
         if n < 0 or n > len(elements) - pos:
@@ -103,11 +119,14 @@ def schema_tree(elements: Sequence[Any]) -> SchemaNode:
         lt = getattr(e, "logicalType", None) or getattr(e, "logical_type", None)
         lname = _logical_name(lt)
         scale = getattr(e, "scale", None)
+        precision = getattr(e, "precision", None)
         unsigned = ct is not None and 11 <= int(ct) <= 14
         if lname == "DECIMAL":
             dec = lt["DECIMAL"] if isinstance(lt, Mapping) else getattr(lt, "DECIMAL", None)
             dscale = dec.get("scale") if isinstance(dec, Mapping) else getattr(dec, "scale", None)
+            dprec = dec.get("precision") if isinstance(dec, Mapping) else getattr(dec, "precision", None)
             scale = dscale if dscale is not None else scale
+            precision = dprec if dprec is not None else precision
         elif lname == "INTEGER":
             it = lt["INTEGER"] if isinstance(lt, Mapping) else getattr(lt, "INTEGER", None)
             signed = it.get("isSigned") if isinstance(it, Mapping) else getattr(it, "isSigned", None)
@@ -115,6 +134,7 @@ def schema_tree(elements: Sequence[Any]) -> SchemaNode:
         elif lname is None and ct is not None and int(ct) != 5:
             scale = None
         tl = getattr(e, "type_length", None)
+        is_decimal = lname == "DECIMAL" or (ct is not None and int(ct) == 5)
         return SchemaNode(
             name=str(getattr(e, "name", "")),
             repetition=REQUIRED if rt is None else int(rt),
@@ -122,39 +142,137 @@ def schema_tree(elements: Sequence[Any]) -> SchemaNode:
             logical=lname,
             physical_type=None if (pt is None or n) else int(pt),
             children=kids,
-            scale=None if scale is None or not (lname == "DECIMAL" or (ct is not None and int(ct) == 5)) else int(scale),
+            scale=None if scale is None or not is_decimal else int(scale),
             unsigned=unsigned,
             type_length=None if tl is None else int(tl),
+            precision=None if precision is None or not is_decimal else int(precision),
+            element_index=index,
         )
 
     return build("schema[0]")
 
 
 _STRINGS = {"STRING", "ENUM", "JSON"}
+_BOOLEAN, _INT32, _INT64, _INT96, _FLOAT, _DOUBLE, _BYTE_ARRAY, _FLBA = range(8)
+#: physical types (and FIXED_LEN_BYTE_ARRAY length) each annotation applies to (parquet-format LogicalTypes.md;
+#: parquet-cpp's ``is_applicable``). LIST/MAP/VARIANT annotate groups, so no leaf type is listed.
+_LOGICAL_APPLIES: dict[str, tuple[frozenset[int], int | None]] = {
+    "STRING": (frozenset({_BYTE_ARRAY}), None),
+    "ENUM": (frozenset({_BYTE_ARRAY}), None),
+    "JSON": (frozenset({_BYTE_ARRAY}), None),
+    "BSON": (frozenset({_BYTE_ARRAY}), None),
+    "DECIMAL": (frozenset({_INT32, _INT64, _BYTE_ARRAY, _FLBA}), None),
+    "DATE": (frozenset({_INT32}), None),
+    "TIME": (frozenset({_INT32, _INT64}), None),
+    "TIMESTAMP": (frozenset({_INT64}), None),
+    "INTEGER": (frozenset({_INT32, _INT64}), None),
+    "UUID": (frozenset({_FLBA}), 16),
+    "FLOAT16": (frozenset({_FLBA}), 2),
+    "GEOMETRY": (frozenset({_BYTE_ARRAY}), None),
+    "GEOGRAPHY": (frozenset({_BYTE_ARRAY}), None),
+    "LIST": (frozenset(), None),
+    "MAP": (frozenset(), None),
+    "VARIANT": (frozenset(), None),
+}
+#: ConvertedType value -> (name, physical types, FIXED_LEN_BYTE_ARRAY length)
+_CONVERTED_APPLIES: dict[int, tuple[str, frozenset[int], int | None]] = {
+    0: ("UTF8", frozenset({_BYTE_ARRAY}), None),
+    4: ("ENUM", frozenset({_BYTE_ARRAY}), None),
+    5: ("DECIMAL", frozenset({_INT32, _INT64, _BYTE_ARRAY, _FLBA}), None),
+    6: ("DATE", frozenset({_INT32}), None),
+    7: ("TIME_MILLIS", frozenset({_INT32}), None),
+    8: ("TIME_MICROS", frozenset({_INT64}), None),
+    9: ("TIMESTAMP_MILLIS", frozenset({_INT64}), None),
+    10: ("TIMESTAMP_MICROS", frozenset({_INT64}), None),
+    11: ("UINT_8", frozenset({_INT32}), None),
+    12: ("UINT_16", frozenset({_INT32}), None),
+    13: ("UINT_32", frozenset({_INT32}), None),
+    14: ("UINT_64", frozenset({_INT64}), None),
+    15: ("INT_8", frozenset({_INT32}), None),
+    16: ("INT_16", frozenset({_INT32}), None),
+    17: ("INT_32", frozenset({_INT32}), None),
+    18: ("INT_64", frozenset({_INT64}), None),
+    19: ("JSON", frozenset({_BYTE_ARRAY}), None),
+    20: ("BSON", frozenset({_BYTE_ARRAY}), None),
+    21: ("INTERVAL", frozenset({_FLBA}), 12),
+}
+_PHYSICAL_NAMES = ("BOOLEAN", "INT32", "INT64", "INT96", "FLOAT", "DOUBLE", "BYTE_ARRAY", "FIXED_LEN_BYTE_ARRAY")
+#: Decimal arithmetic without rounding or exponent limits (the default context rounds to 28 digits)
+_EXACT = decimal.Context(prec=decimal.MAX_PREC, Emax=decimal.MAX_EMAX, Emin=decimal.MIN_EMIN)
 
 
-def leaf_converter(node: SchemaNode) -> Callable[[Any], Any]:
+def _physical(node: SchemaNode) -> str:
+    pt = node.physical_type
+    name = _PHYSICAL_NAMES[pt] if pt is not None and 0 <= pt < len(_PHYSICAL_NAMES) else str(pt)
+    return f"{name}({node.type_length})" if pt == _FLBA else name
+
+
+def _applies(types: frozenset[int], length: int | None, node: SchemaNode) -> bool:
+    return node.physical_type in types and (length is None or node.type_length == length)
+
+
+def leaf_converter(node: SchemaNode, warn: Callable[[FormatError], None] | None = None) -> Callable[[Any], Any]:
     """Plain Python values for a leaf: ``str`` for STRING/ENUM/JSON (and UTF8), ``Decimal`` for DECIMAL,
     unsigned ints for UINT/INTEGER(unsigned), ``float`` for FLOAT16, INT96 as nanoseconds since the
-    epoch (wrapped to int64, as Arrow does); other values (temporal ints, bytes) unchanged."""
-    import decimal
+    epoch (wrapped to int64, as Arrow does); other values (temporal ints, bytes) unchanged.
 
+    Annotations are read as pyarrow reads them. The ``logicalType`` decides when it is present
+    (``converted_type`` is its legacy twin); one that does not apply to the physical type (FLOAT16 on
+    ``FIXED_LEN_BYTE_ARRAY(3)``, DECIMAL on INT96 or DOUBLE) is ignored: the raw value is returned and
+    ``warn`` gets a ``parquet.schema.annotation`` :class:`FormatError`. A ``converted_type`` alone that
+    does not apply, or DECIMAL parameters that are impossible (scale < 0 or > precision, precision < 1),
+    raise ``parquet.schema.annotation`` / ``parquet.schema.decimal`` (pyarrow refuses such files).
+    """
     from .encodings import int96_to_nanos
 
     pt = node.physical_type
-    if node.scale is not None or node.logical == "DECIMAL" or node.converted_type == 5:
-        sc = node.scale or 0
-        if pt in (6, 7):
-            return lambda v: decimal.Decimal(int.from_bytes(v, "big", signed=True)).scaleb(-sc)
-        return lambda v: decimal.Decimal(int(v)).scaleb(-sc)
-    if node.logical in _STRINGS or node.converted_type in (0, 4, 19):
+    at = f"schema[{node.element_index}]" if node.element_index is not None else f"schema.{node.name}"
+    logical = node.logical
+    kind: str | None  # the annotation that decides: a LogicalType member name, or a ConvertedType name
+    if logical is not None:
+        kind = logical
+        rule = _LOGICAL_APPLIES.get(logical)
+        if kind == "DECIMAL":
+            _check_decimal(node, f"{at}.logicalType.DECIMAL")
+        if rule is not None and not _applies(rule[0], rule[1], node):
+            if warn is not None:
+                warn(
+                    FormatError(
+                        f"logical type {logical} does not apply to {_physical(node)} (column {node.name!r}); "
+                        "it is ignored and the raw values are returned, as pyarrow does",
+                        rule="parquet.schema.annotation",
+                        path=f"{at}.logicalType",
+                    )
+                )
+            kind = None
+    elif node.converted_type is not None and node.converted_type in _CONVERTED_APPLIES:
+        kind, types, length = _CONVERTED_APPLIES[node.converted_type]
+        if not _applies(types, length, node):
+            raise FormatError(
+                f"converted type {kind} cannot annotate {_physical(node)} (column {node.name!r})",
+                rule="parquet.schema.annotation",
+                path=f"{at}.converted_type",
+            )
+        if kind == "DECIMAL":
+            _check_decimal(node, at)
+    else:
+        kind = None
+
+    if kind == "DECIMAL":
+        neg = -(node.scale or 0)
+        exact = _EXACT
+        if pt in (_BYTE_ARRAY, _FLBA):
+            return lambda v: decimal.Decimal(int.from_bytes(v, "big", signed=True)).scaleb(neg, exact)
+        return lambda v: decimal.Decimal(int(v)).scaleb(neg, exact)
+    if kind in _STRINGS or kind in ("UTF8", "ENUM", "JSON"):
         return lambda v: v.decode("utf-8", "replace") if isinstance(v, bytes) else v
-    if node.unsigned and pt in (1, 2):
-        mask = (1 << (32 if pt == 1 else 64)) - 1
+    if (kind in ("UINT_8", "UINT_16", "UINT_32", "UINT_64") or (kind == "INTEGER" and node.unsigned)) and pt in (_INT32, _INT64):
+        mask = (1 << (32 if pt == _INT32 else 64)) - 1
         return lambda v: int(v) & mask
-    if node.logical == "FLOAT16" and pt == 7:
-        return lambda v: float(np.frombuffer(v, dtype="<f2")[0])
-    if pt == 3:
+    if kind == "FLOAT16":
+        unpack = struct.Struct("<e").unpack
+        return lambda v: unpack(v)[0]
+    if pt == _INT96:
 
         def int96(v: Any) -> int:
             n = int96_to_nanos(v) & ((1 << 64) - 1)
@@ -164,19 +282,50 @@ def leaf_converter(node: SchemaNode) -> Callable[[Any], Any]:
     return lambda v: v
 
 
+def _check_decimal(node: SchemaNode, path: str) -> None:
+    """DECIMAL(precision, scale) needs 1 <= precision and 0 <= scale <= precision (parquet-format
+    LogicalTypes.md; pyarrow and parquet-java refuse other values)."""
+    p, sc = node.precision, node.scale or 0
+    if p is None or p < 1:
+        raise FormatError(
+            f"DECIMAL column {node.name!r} has precision {p}; it must be at least 1",
+            rule="parquet.schema.decimal",
+            path=f"{path}.precision",
+        )
+    if not 0 <= sc <= p:
+        raise FormatError(
+            f"DECIMAL column {node.name!r} has scale {sc}; it must be between 0 and the precision {p}",
+            rule="parquet.schema.decimal",
+            path=f"{path}.scale",
+        )
+
+
 def leaf_chains(root: SchemaNode) -> list[tuple[SchemaNode, ...]]:
     """For each leaf (in schema order), the chain of nodes from the top-level field to it."""
     out: list[tuple[SchemaNode, ...]] = []
 
     def walk(node: SchemaNode, chain: tuple[SchemaNode, ...]) -> None:
         if not node.children:
-            out.append(chain)
+            if node.physical_type is not None:  # a group without children holds no column
+                out.append(chain)
             return
         for c in node.children:
             walk(c, (*chain, c))
 
     for top in root.children:
         walk(top, (top,))
+    return out
+
+
+def top_level_leaves(root: SchemaNode) -> list[range]:
+    """For each top-level field (in schema order), the leaf column indices under it."""
+    tops = [chain[0] for chain in leaf_chains(root)]  # in leaf order, so each field's leaves are contiguous
+    out: list[range] = []
+    n = 0
+    for top in root.children:
+        k = sum(1 for t in tops if t is top)
+        out.append(range(n, n + k))
+        n += k
     return out
 
 

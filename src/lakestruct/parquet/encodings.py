@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import struct
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -23,6 +24,7 @@ from ..thrift.compact import Encoder, zigzag_decode, zigzag_encode
 from .levels import Where, decode_hybrid, read_uvarint, unpack_bits
 
 __all__ = [
+    "Charge",
     "ENCODINGS",
     "PHYSICAL_TYPES",
     "decode_byte_stream_split",
@@ -330,8 +332,18 @@ def _split_concat(
     return out, pos + total
 
 
-def decode_delta_byte_array(buf: bytes | memoryview, start: int, end: int, count: int, where: Where) -> tuple[Values, int]:
-    """DELTA_BYTE_ARRAY: DELTA_BINARY_PACKED prefix lengths, then DELTA_LENGTH_BYTE_ARRAY suffixes."""
+#: ``charge(nbytes, where, pos)``: called with the bytes a decoder is about to materialise beyond its input
+#: (dictionary references, DELTA_BYTE_ARRAY prefixes) before it does; raises when they exceed a budget
+Charge = Callable[[int, Where, int], None]
+
+
+def decode_delta_byte_array(
+    buf: bytes | memoryview, start: int, end: int, count: int, where: Where, *, charge: Charge | None = None
+) -> tuple[Values, int]:
+    """DELTA_BYTE_ARRAY: DELTA_BINARY_PACKED prefix lengths, then DELTA_LENGTH_BYTE_ARRAY suffixes.
+
+    Each value reuses up to its predecessor's length, so a few bytes can describe gigabytes:
+    ``charge`` is told the total length before any value is built."""
     prefixes, pos = decode_delta_binary_packed(buf, start, end, where, bits=32, count=count)
     prefixes = prefixes[:count]
     slens, pos = decode_delta_binary_packed(buf, pos, end, where, bits=32, count=count)
@@ -348,6 +360,8 @@ def decode_delta_byte_array(buf: bytes | memoryview, start: int, end: int, count
             rule="parquet.delta.prefix",
             pos=start,
         )
+    if charge is not None:
+        charge(int(lengths.sum()), where, start)
     vals: list[bytes] = suffixes.tolist()
     prev = b""
     for i, p in enumerate(prefixes.tolist()):
@@ -386,8 +400,14 @@ def decode_values(
     *,
     type_length: int | None = None,
     dictionary: Values | None = None,
+    dictionary_lengths: npt.NDArray[np.int64] | None = None,
+    charge: Charge | None = None,
 ) -> tuple[Values, int]:
-    """Decode ``count`` non-null values of a data page's value section."""
+    """Decode ``count`` non-null values of a data page's value section.
+
+    ``charge`` (see :data:`Charge`) is told the bytes that dictionary references to byte-array
+    values (``dictionary_lengths``: the length of each dictionary entry) and DELTA_BYTE_ARRAY
+    prefixes stand for; every other encoding produces at most the bytes it reads."""
     if encoding == 0:
         return decode_plain(buf, start, end, ptype, count, where, type_length=type_length)
     if encoding in (2, 8):
@@ -401,6 +421,8 @@ def decode_values(
                 rule="parquet.dictionary.index",
                 pos=start,
             )
+        if charge is not None and dictionary_lengths is not None and len(idx):
+            charge(int(dictionary_lengths[idx].sum()), where, start)
         return dictionary[idx], pos
     if encoding == 3 and ptype == 0:
         return decode_rle_boolean(buf, start, end, count, where)
@@ -411,7 +433,7 @@ def decode_values(
     if encoding == 6 and ptype == 6:
         return decode_delta_length_byte_array(buf, start, end, count, where)
     if encoding == 7 and ptype in (6, 7):
-        vals, pos = decode_delta_byte_array(buf, start, end, count, where)
+        vals, pos = decode_delta_byte_array(buf, start, end, count, where, charge=charge)
         if ptype == 7 and type_length is not None and any(len(v) != type_length for v in vals):
             where.fail(f"DELTA_BYTE_ARRAY value length differs from type_length {type_length}", rule="parquet.values.length", pos=start)
         return vals, pos

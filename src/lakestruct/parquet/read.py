@@ -74,6 +74,10 @@ MIN_FILE_SIZE = 12
 HEADER_WINDOW = 64 * 1024
 #: Column chunks up to this size are fetched with one read when walked.
 CHUNK_READ_MAX = 4 * 1024 * 1024
+#: On remote sources (object storage: every read is a request, every byte is paid for) page headers are
+#: read through windows this small (doubled while a header does not fit) and chunks are never fetched whole:
+#: a page walk costs about 1 KiB per page.
+REMOTE_HEADER_WINDOW = 1024
 
 
 class EncryptedError(FormatError):
@@ -386,8 +390,22 @@ class ParquetFile:
         col = column if isinstance(column, int) else self.column(column).index
         cols = rgs[row_group].columns
         if not 0 <= col < len(cols):
+            leaves = len(self.columns())
+            if 0 <= col < leaves:  # a real leaf column the row group lacks: the file is malformed
+                raise self.row_group_columns_error(row_group)
             raise IndexError(f"column {col} out of range (row group {row_group} has {len(cols)} column chunks)")
         return cols[col]
+
+    def row_group_columns_error(self, row_group: int) -> FormatError:
+        """The ``parquet.row-group-columns`` error: the row group's column chunks do not match the schema's leaves."""
+        ncols = len(self.metadata.row_groups[row_group].columns)
+        return FormatError(
+            f"row group {row_group} has {ncols} column chunks but the schema has {len(self.columns())} leaf columns",
+            rule="parquet.row-group-columns",
+            path=f"footer.row_groups[{row_group}].columns",
+            offset=self.footer.offset,
+            source=self.name,
+        )
 
     def _chunk_meta(self, rg: int, col: int) -> ColumnMetaData:
         cc = self.column_chunk(rg, col)
@@ -470,7 +488,8 @@ class ParquetFile:
         src = self.source
         name = self.name
         limit = self.footer.offset  # no page may reach into the footer
-        first = min(limit - start, end - start + HEADER_WINDOW) if end - start <= CHUNK_READ_MAX else HEADER_WINDOW
+        window, whole = (REMOTE_HEADER_WINDOW, 0) if src.remote else (HEADER_WINDOW, CHUNK_READ_MAX)
+        first = min(limit - start, end - start + window) if end - start <= whole else window
         buf, buf_off = src.read(start, first), start
         pos = start
         index = 0
@@ -492,7 +511,7 @@ class ParquetFile:
                 except TruncatedError as e:
                     if buf_off + len(buf) >= limit:
                         raise e.with_source(name) from None
-                    want = min(limit - pos, max(HEADER_WINDOW, 2 * (buf_off + len(buf) - pos)))
+                    want = min(limit - pos, max(window, 2 * (buf_off + len(buf) - pos)))
                     buf, buf_off = src.read(pos, want), pos
                 except FormatError as e:
                     raise e.with_source(name) from None
@@ -554,13 +573,7 @@ class ParquetFile:
         for rg in range(self.num_row_groups):
             ncols = len(self.metadata.row_groups[rg].columns)
             if ncols != leaves:
-                raise FormatError(
-                    f"row group {rg} has {ncols} column chunks but the schema has {leaves} leaf columns",
-                    rule="parquet.row-group-columns",
-                    path=f"footer.row_groups[{rg}].columns",
-                    offset=self.footer.offset,
-                    source=self.name,
-                )
+                raise self.row_group_columns_error(rg)
             for col in range(ncols):
                 pages = list(self.chunk_pages(rg, col))
                 start, end = self.chunk_range(rg, col)
@@ -626,17 +639,33 @@ class ParquetFile:
         return bloom_filter(self, row_group, column)
 
     # -- data layer (lakestruct.parquet.values) -----------------------------------------------
-    def levels(self, column: int | str | tuple[str, ...], *, row_group: int | None = None) -> list[Any]:
+    def levels(
+        self,
+        column: int | str | tuple[str, ...],
+        *,
+        row_group: int | None = None,
+        max_values: int | None = None,
+        max_value_bytes: int | None = None,
+    ) -> list[Any]:
         """Repetition/definition levels of a leaf column, per chunk and page (``values.column_levels``)."""
         from .values import column_levels
 
-        return column_levels(self, column, row_group=row_group)
+        return column_levels(self, column, row_group=row_group, max_values=max_values, max_value_bytes=max_value_bytes)
 
-    def values(self, column: int | str | tuple[str, ...], *, row_group: int | None = None, python: bool = True) -> list[Any]:
-        """A leaf column's values, one per level, None where undefined (``values.column_values``)."""
+    def values(
+        self,
+        column: int | str | tuple[str, ...],
+        *,
+        row_group: int | None = None,
+        python: bool = True,
+        max_values: int | None = None,
+        max_value_bytes: int | None = None,
+    ) -> list[Any]:
+        """A leaf column's values, one per level, None where undefined (``values.column_values``).
+        ``max_values`` / ``max_value_bytes`` replace the decoding bounds (``values.DecodeBudget``)."""
         from .values import column_values
 
-        return column_values(self, column, row_group=row_group, python=python)
+        return column_values(self, column, row_group=row_group, python=python, max_values=max_values, max_value_bytes=max_value_bytes)
 
     # -- misc -------------------------------------------------------------------------------
     @property

@@ -16,15 +16,15 @@ bit widths and varints are bounded, decompression stays within the declared size
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
 from ..errors import FormatError, LimitError, TruncatedError
-from .assembly import SchemaNode, assemble_column, leaf_converter, schema_tree
+from .assembly import SchemaNode, assemble_column, leaf_chains, leaf_converter, schema_tree, top_level_leaves
 from .compression import decompress_page
 from .encodings import ENCODINGS, PHYSICAL_TYPES, decode_plain, decode_values
 from .levels import Where, bit_width, decode_bit_packed_legacy, decode_hybrid
@@ -33,6 +33,8 @@ from .read import ParquetFile
 __all__ = [
     "ChunkData",
     "ChunkSpec",
+    "DecodeBudget",
+    "Entry",
     "PageData",
     "PageSpec",
     "chunk_spec",
@@ -40,6 +42,10 @@ __all__ = [
     "column_values",
     "concat_levels",
     "decode_chunk",
+    "iter_chunk",
+    "iter_pages",
+    "iter_values",
+    "leaf_node",
     "level_histograms",
     "page_spec",
     "read_chunk",
@@ -58,6 +64,80 @@ PAGE_TYPES = {0: "DATA_PAGE", 1: "INDEX_PAGE", 2: "DICTIONARY_PAGE", 3: "DATA_PA
 # values allocate gigabytes: decoding costs at most ~100 bytes of memory per value.
 VALUES_PER_BYTE = 64
 MIN_VALUE_CAP = 1 << 22
+# One decoding call (read_column, read_rows, column_values, iter_pages, ...) may decode at most
+# max(MIN_VALUE_CAP, VALUES_PER_STORED_BYTE x the stored bytes of its pages, headers included)
+# values in all: the per-page floor above cannot be multiplied by stacking tiny pages or chunks.
+# Writers store at most ~600 values a byte (20,000-row all-null pages of ~35 bytes).
+VALUES_PER_STORED_BYTE = 1024
+# ... and may materialise at most max(MIN_VALUE_BYTES, VALUE_BYTES_PER_STORED_BYTE x stored bytes)
+# bytes that dictionary references to byte arrays and DELTA_BYTE_ARRAY prefixes stand for (the
+# same expansion bound as decompression; every other encoding produces at most what it reads).
+MIN_VALUE_BYTES = 64 << 20
+VALUE_BYTES_PER_STORED_BYTE = 1024
+
+
+class DecodeBudget:
+    """What one decoding call may produce, relative to the stored bytes it decodes.
+
+    ``max_values`` and ``max_value_bytes`` replace the default bounds (see the module constants)
+    with fixed ones, to read a file whose data is legitimately more repetitive than they allow.
+    Chunks are counted with :meth:`add_chunk` before any of their pages is decoded; decoders
+    :meth:`charge` the bytes they are about to materialise beyond their input.
+    """
+
+    __slots__ = ("max_value_bytes", "max_values", "stored", "value_bytes", "values")
+
+    def __init__(self, max_values: int | None = None, max_value_bytes: int | None = None) -> None:
+        self.max_values = max_values
+        self.max_value_bytes = max_value_bytes
+        self.stored = 0  # stored bytes of the pages counted so far
+        self.values = 0  # values their data pages declare
+        self.value_bytes = 0  # bytes charged so far
+
+    @property
+    def value_cap(self) -> int:
+        return self.max_values if self.max_values is not None else max(MIN_VALUE_CAP, VALUES_PER_STORED_BYTE * self.stored)
+
+    @property
+    def byte_cap(self) -> int:
+        if self.max_value_bytes is not None:
+            return self.max_value_bytes
+        return max(MIN_VALUE_BYTES, VALUE_BYTES_PER_STORED_BYTE * self.stored)
+
+    def add_chunk(self, spec: ChunkSpec) -> None:
+        """Count a chunk's stored bytes and the values its data pages declare (``parquet.values.count-limit``)."""
+        declared = 0
+        for p in spec.pages:
+            self.stored += max(p.data_offset - p.offset, 0) + max(p.compressed_size, 0)
+            if p.type in (0, 3) and p.num_values is not None and p.num_values > 0:
+                declared += p.num_values
+        cap = self.value_cap
+        if self.values + declared > cap:
+            for p in spec.pages:  # a page over its own bound is the more precise error
+                if p.type in (0, 3) and p.num_values is not None:
+                    _check_count(p.num_values, p, Where(f"{spec.where_path}.pages[{p.index}]", p.data_offset), self.max_values)
+            before = f" after {self.values} in earlier chunks" if self.values else ""
+            raise LimitError(
+                f"the data pages declare {declared} values{before}, more than the {cap} that {self.stored} stored bytes justify "
+                "(max_values= raises the limit)",
+                rule="parquet.values.count-limit",
+                path=f"{spec.where_path}.pages",
+                offset=spec.pages[0].offset if spec.pages else None,
+            )
+        self.values += declared
+
+    def charge(self, nbytes: int, where: Where, pos: int) -> None:
+        """Count ``nbytes`` about to be materialised (``parquet.values.size-limit``)."""
+        cap = self.byte_cap
+        if self.value_bytes + nbytes > cap:
+            where.fail(
+                f"the values stand for {self.value_bytes + nbytes} bytes, more than the {cap} that {self.stored} stored bytes justify "
+                "(max_value_bytes= raises the limit)",
+                rule="parquet.values.size-limit",
+                pos=pos,
+                cls=LimitError,
+            )
+        self.value_bytes += nbytes
 
 
 @dataclass(frozen=True)
@@ -321,20 +401,40 @@ def decode_chunk(
     *,
     values: bool = True,
     limit: int | None = None,
+    budget: DecodeBudget | None = None,
 ) -> ChunkData:
     """Decode every page of ``spec``; ``read(offset, length)`` returns the file's bytes.
 
     ``values=False`` decodes the levels only (values sections are skipped).
-    ``limit`` overrides the per-page decompressed-size cap (:func:`compression.page_limit`).
+    ``limit`` overrides the per-page decompressed-size cap (:func:`compression.page_limit`);
+    ``budget`` bounds what the call may produce (a fresh :class:`DecodeBudget` by default).
     """
+    return ChunkData(spec, tuple(iter_chunk(spec, read, values=values, limit=limit, budget=budget)))
+
+
+def iter_chunk(
+    spec: ChunkSpec,
+    read: Callable[[int, int], bytes],
+    *,
+    values: bool = True,
+    limit: int | None = None,
+    budget: DecodeBudget | None = None,
+) -> Iterator[PageData]:
+    """:func:`decode_chunk` one page at a time: each page is read and decoded when it is asked for
+    (the dictionary page too, before the data pages that use it). The chunk-level checks
+    (``parquet.chunk-num-values``, ``parquet.chunk.num-rows``) run after the last page."""
     base = spec.where_path
     ptype = spec.physical_type
     if ptype not in PHYSICAL_TYPES:
         at = spec.pages[0].offset if spec.pages else None
         raise FormatError(f"unknown physical type {ptype}", rule="parquet.values.type", path=f"{base}.meta_data.type", offset=at)
+    if budget is None:
+        budget = DecodeBudget()
+    budget.add_chunk(spec)
     dictionary: Values | None = None
-    out: list[PageData] = []
+    dict_lengths: npt.NDArray[np.int64] | None = None
     first_data = True
+    seen = False
     rows = 0
     total_values = 0
     for page in spec.pages:
@@ -347,16 +447,21 @@ def decode_chunk(
             )
         if page.type == 2:
             dictionary = _dictionary_page(spec, page, read, pw, limit)
-            out.append(PageData(page.index, 2, page.offset, page.data_offset, len(dictionary), page.encoding, None, None, None, dictionary))
+            dict_lengths = None
+            if dictionary.dtype == object:  # byte arrays: references to them are charged by length
+                dict_lengths = np.fromiter((len(v) for v in dictionary), dtype=np.int64, count=len(dictionary))
+            seen = True
+            yield PageData(page.index, 2, page.offset, page.data_offset, len(dictionary), page.encoding, None, None, None, dictionary)
             continue
         if page.type not in (0, 3):
             continue  # INDEX_PAGE or unknown page types carry no data
-        pd = _data_page(spec, page, read, pw, dictionary, values, limit, first_data)
+        pd = _data_page(spec, page, read, pw, dictionary, dict_lengths, values, limit, first_data, budget)
         first_data = False
-        out.append(pd)
+        seen = True
         total_values += pd.num_values
         rows += pd.num_values if pd.repetition_levels is None else int(np.count_nonzero(pd.repetition_levels == 0))
-    if spec.num_values is not None and total_values != spec.num_values and out:
+        yield pd
+    if spec.num_values is not None and total_values != spec.num_values and seen:
         raise FormatError(
             f"the data pages hold {total_values} values but ColumnMetaData.num_values is {spec.num_values}",
             rule="parquet.chunk-num-values",
@@ -370,7 +475,6 @@ def decode_chunk(
             path=f"{base}",
             offset=spec.pages[0].offset if spec.pages else None,
         )
-    return ChunkData(spec, tuple(out))
 
 
 def _body(spec: ChunkSpec, page: PageSpec, read: Callable[[int, int], bytes], pw: Where) -> bytes:
@@ -410,9 +514,10 @@ def _dictionary_page(spec: ChunkSpec, page: PageSpec, read: Callable[[int, int],
     return vals
 
 
-def _check_count(n: int, page: PageSpec, pw: Where) -> None:
+def _check_count(n: int, page: PageSpec, pw: Where, floor: int | None = None) -> None:
     # relative to the stored bytes: a few compressed bytes may not claim billions of levels
-    cap = max(MIN_VALUE_CAP, VALUES_PER_BYTE * page.compressed_size)
+    # (``floor``: a caller's max_values, which lifts this bound too)
+    cap = max(MIN_VALUE_CAP if floor is None else floor, VALUES_PER_BYTE * page.compressed_size)
     if n > cap:
         raise LimitError(
             f"page declares {n} values, more than its {page.compressed_size} bytes justify",
@@ -428,9 +533,11 @@ def _data_page(
     read: Callable[[int, int], bytes],
     pw: Where,
     dictionary: Values | None,
+    dict_lengths: npt.NDArray[np.int64] | None,
     want_values: bool,
     limit: int | None,
     first: bool,
+    budget: DecodeBudget,
 ) -> PageData:
     n = page.num_values
     hdr = "data_page_header" if page.type == 0 else "data_page_header_v2"
@@ -440,7 +547,7 @@ def _data_page(
         raise FormatError(
             f"data page declares {n} values", rule="parquet.page.num-values", path=f"{pw.path}.header.{hdr}.num_values", offset=page.offset
         )
-    _check_count(n, page, pw)
+    _check_count(n, page, pw, budget.max_values)
     maxd, maxr = spec.max_definition_level, spec.max_repetition_level
     stored = _body(spec, page, read, pw)
     rep: Levels | None = None
@@ -526,7 +633,17 @@ def _data_page(
     vals: Values | None = None
     if want_values:
         vals, _ = decode_values(
-            vbuf, vstart, vend, page.encoding, spec.physical_type, nonnull, vwhere, type_length=spec.type_length, dictionary=dictionary
+            vbuf,
+            vstart,
+            vend,
+            page.encoding,
+            spec.physical_type,
+            nonnull,
+            vwhere,
+            type_length=spec.type_length,
+            dictionary=dictionary,
+            dictionary_lengths=dict_lengths,
+            charge=budget.charge,
         )
         if len(vals) != nonnull:  # pragma: no cover - decoders return exactly what was asked
             raise FormatError(
@@ -586,6 +703,11 @@ def concat_levels(chunks: Iterable[ChunkData]) -> tuple[Levels, Levels, Values]:
 def chunk_spec(pf: ParquetFile, row_group: int, column: int | str | tuple[str, ...]) -> ChunkSpec:
     """The :class:`ChunkSpec` of one column chunk of an open :class:`~lakestruct.parquet.read.ParquetFile`."""
     desc = pf.column(column)
+    if not 0 <= row_group < pf.num_row_groups:
+        raise IndexError(f"row group {row_group} out of range (the file has {pf.num_row_groups})")
+    if len(pf.metadata.row_groups[row_group].columns) != len(pf.columns()):
+        # chunk i holds leaf i only when the counts agree (pyarrow refuses such files too)
+        raise pf.row_group_columns_error(row_group)
     cc = pf.column_chunk(row_group, desc.index)
     md = cc.meta_data
     if md is not None and md.num_values == 0 and md.total_compressed_size == 0:
@@ -608,44 +730,184 @@ def chunk_spec(pf: ParquetFile, row_group: int, column: int | str | tuple[str, .
 
 
 def read_chunk(
-    pf: ParquetFile, row_group: int, column: int | str | tuple[str, ...], *, values: bool = True, limit: int | None = None
+    pf: ParquetFile,
+    row_group: int,
+    column: int | str | tuple[str, ...],
+    *,
+    values: bool = True,
+    limit: int | None = None,
+    budget: DecodeBudget | None = None,
+    max_values: int | None = None,
+    max_value_bytes: int | None = None,
 ) -> ChunkData:
-    """Decode one column chunk (levels, and values unless ``values=False``)."""
+    """Decode one column chunk (levels, and values unless ``values=False``).
+
+    ``max_values`` / ``max_value_bytes`` replace the default decoding bounds (:class:`DecodeBudget`)."""
     spec = chunk_spec(pf, row_group, column)
-    src = pf.source
+    if budget is None:
+        budget = DecodeBudget(max_values, max_value_bytes)
     try:
-        return decode_chunk(spec, src.read, values=values, limit=limit)
+        return decode_chunk(spec, pf.source.read, values=values, limit=limit, budget=budget)
     except FormatError as e:
         raise e.with_source(pf.name) from None
 
 
 def read_column(
-    pf: ParquetFile, column: int | str | tuple[str, ...], *, row_group: int | None = None, values: bool = True, limit: int | None = None
+    pf: ParquetFile,
+    column: int | str | tuple[str, ...],
+    *,
+    row_group: int | None = None,
+    values: bool = True,
+    limit: int | None = None,
+    budget: DecodeBudget | None = None,
+    max_values: int | None = None,
+    max_value_bytes: int | None = None,
 ) -> list[ChunkData]:
-    """Decode a leaf column's chunks (all row groups, or one)."""
+    """Decode a leaf column's chunks (all row groups, or one), within one :class:`DecodeBudget`."""
     rgs = range(pf.num_row_groups) if row_group is None else [row_group]
-    return [read_chunk(pf, rg, column, values=values, limit=limit) for rg in rgs]
+    if budget is None:
+        budget = DecodeBudget(max_values, max_value_bytes)
+    return [read_chunk(pf, rg, column, values=values, limit=limit, budget=budget) for rg in rgs]
 
 
-def read_rows(pf: ParquetFile, field_name: str, *, python: bool = True, limit: int | None = None) -> list[Any]:
-    """The rows of top-level field ``field_name``, assembled from all its leaves (Dremel),
-    shaped as Arrow reads them (see :mod:`lakestruct.parquet.assembly`); ``python=True``
-    converts leaf values with :func:`~lakestruct.parquet.assembly.leaf_converter`."""
+def iter_pages(
+    pf: ParquetFile,
+    column: int | str | tuple[str, ...],
+    *,
+    row_group: int | None = None,
+    values: bool = True,
+    limit: int | None = None,
+    max_values: int | None = None,
+    max_value_bytes: int | None = None,
+) -> Iterator[tuple[ChunkSpec, PageData]]:
+    """A leaf column decoded lazily, page by page (dictionary pages included), over all row groups
+    or one: ``(chunk spec, page)`` pairs. Nothing is read or decoded before it is asked for, so
+    stopping early (the CLI's ``--limit``) stops the work; memory holds one page at a time."""
+    rgs = range(pf.num_row_groups) if row_group is None else [row_group]
+    budget = DecodeBudget(max_values, max_value_bytes)
+    for rg in rgs:
+        spec = chunk_spec(pf, rg, column)
+        try:
+            for page in iter_chunk(spec, pf.source.read, values=values, limit=limit, budget=budget):
+                yield spec, page
+        except FormatError as e:
+            raise e.with_source(pf.name) from None
+
+
+class Entry(NamedTuple):
+    """One level entry of a leaf column: its row group, repetition and definition levels, and value
+    (None where the definition level is below the column's max)."""
+
+    row_group: int
+    r: int
+    d: int
+    value: Any
+
+
+def leaf_node(pf: ParquetFile, column: int | str | tuple[str, ...]) -> SchemaNode:
+    """The schema-tree node of a leaf column, found by its position (so sibling fields that share a
+    name, which pyarrow reads, are told apart)."""
+    desc = pf.column(column)
+    chains = leaf_chains(schema_tree(pf.metadata.schema))
+    return chains[desc.index][-1]
+
+
+def _converter(pf: ParquetFile, node: SchemaNode) -> Callable[[Any], Any]:
+    """``leaf_converter(node)`` with its warnings recorded in ``pf.warnings`` and its errors
+    naming the footer and the file."""
+
+    def warn(w: FormatError) -> None:
+        w.offset = pf.footer.offset
+        if not any((x.rule, x.path) == (w.rule, w.path) for x in pf.warnings):  # once per file, however often read
+            pf.warnings.append(w.with_source(pf.name))
+
+    try:
+        return leaf_converter(node, warn)
+    except FormatError as e:
+        if e.offset is None:
+            e.offset = pf.footer.offset
+        raise e.with_source(pf.name) from None
+
+
+def iter_values(
+    pf: ParquetFile,
+    column: int | str | tuple[str, ...],
+    *,
+    row_group: int | None = None,
+    python: bool = True,
+    limit: int | None = None,
+    max_values: int | None = None,
+    max_value_bytes: int | None = None,
+) -> Iterator[Entry]:
+    """A leaf column's level entries (:class:`Entry`), decoded page by page as they are consumed."""
+    desc = pf.column(column)
+    conv = _converter(pf, leaf_node(pf, desc.index)) if python else None
+    maxd = desc.max_definition_level
+    for spec, page in iter_pages(pf, desc.index, row_group=row_group, limit=limit, max_values=max_values, max_value_bytes=max_value_bytes):
+        if page.type not in (0, 3):
+            continue
+        n = page.num_values
+        rg = spec.row_group
+        reps = [0] * n if page.repetition_levels is None else page.repetition_levels.tolist()
+        defs = [maxd] * n if page.definition_levels is None else page.definition_levels.tolist()
+        vals = iter([] if page.values is None else page.values.tolist())
+        for r, d in zip(reps, defs, strict=True):
+            if d == maxd:
+                v = next(vals)
+                yield Entry(rg, r, d, v if conv is None else conv(v))
+            else:
+                yield Entry(rg, r, d, None)
+
+
+def read_rows(
+    pf: ParquetFile,
+    field_name: str | int,
+    *,
+    python: bool = True,
+    limit: int | None = None,
+    max_values: int | None = None,
+    max_value_bytes: int | None = None,
+) -> list[Any]:
+    """The rows of a top-level field (by name, or by position among the top-level fields),
+    assembled from all its leaves (Dremel), shaped as Arrow reads them (see
+    :mod:`lakestruct.parquet.assembly`); ``python=True`` converts leaf values with
+    :func:`~lakestruct.parquet.assembly.leaf_converter`. All leaves share one :class:`DecodeBudget`."""
     root = schema_tree(pf.metadata.schema)
-    top = next((c for c in root.children if c.name == field_name), None)
-    if top is None:
-        raise KeyError(f"no top-level field {field_name!r}; fields: {', '.join(c.name for c in root.children)}")
-    leaves = {}
-    for desc in pf.columns():
-        if desc.path[0] == field_name:
-            leaves[desc.path] = concat_levels(read_column(pf, desc.index, limit=limit))
+    names = [c.name for c in root.children]
+    if isinstance(field_name, int):
+        if not 0 <= field_name < len(names):
+            raise IndexError(f"top-level field {field_name} out of range (the file has {len(names)})")
+        pos = field_name
+    else:
+        hits = [i for i, n in enumerate(names) if n == field_name]
+        if not hits:
+            raise KeyError(f"no top-level field {field_name!r}; fields: {', '.join(names)}")
+        if len(hits) > 1:
+            raise KeyError(f"{len(hits)} top-level fields are named {field_name!r} (positions {hits}): pass the position")
+        pos = hits[0]
+    top = root.children[pos]
+    chains = leaf_chains(root)
+    cols = top_level_leaves(root)[pos]
+    paths = [tuple(n.name for n in chains[i]) for i in cols]
+    if len(set(paths)) != len(paths):
+        dup = next(p for p in paths if paths.count(p) > 1)
+        raise FormatError(
+            f"field {top.name!r} has sibling fields of the same name ({'.'.join(dup)}); rows cannot be assembled by name "
+            "(read each leaf with values() or iter_values())",
+            rule="parquet.schema.duplicate-name",
+            path=f"schema[{top.element_index}]",
+            offset=pf.footer.offset,
+            source=pf.name,
+        )
     convs: dict[int, Callable[[Any], Any]] = {}
+    if python:
+        for i in cols:
+            convs[id(chains[i][-1])] = _converter(pf, chains[i][-1])
+    budget = DecodeBudget(max_values, max_value_bytes)
+    leaves = {path: concat_levels(read_column(pf, i, limit=limit, budget=budget)) for path, i in zip(paths, cols, strict=True)}
 
     def conv(node: SchemaNode, v: Any) -> Any:
-        f = convs.get(id(node))
-        if f is None:
-            f = convs[id(node)] = leaf_converter(node)
-        return f(v)
+        return convs[id(node)](v)
 
     try:
         return assemble_column(top, leaves, leaf=conv if python else None)
@@ -653,29 +915,41 @@ def read_rows(pf: ParquetFile, field_name: str, *, python: bool = True, limit: i
         raise e.with_source(pf.name) from None
 
 
-def column_levels(pf: ParquetFile, column: int | str | tuple[str, ...], *, row_group: int | None = None) -> list[ChunkData]:
+def column_levels(
+    pf: ParquetFile,
+    column: int | str | tuple[str, ...],
+    *,
+    row_group: int | None = None,
+    max_values: int | None = None,
+    max_value_bytes: int | None = None,
+) -> list[ChunkData]:
     """Repetition and definition levels of a leaf column, per chunk and page (values not decoded).
 
-    Meant as ``ParquetFile.levels`` (api-sketch: ``pq.levels("nest.repeated.nest.repeated")``).
+    Meant as ``ParquetFile.levels`` (``pq.levels("nest.repeated.nest.repeated")``).
     """
-    return read_column(pf, column, row_group=row_group, values=False)
+    return read_column(pf, column, row_group=row_group, values=False, max_values=max_values, max_value_bytes=max_value_bytes)
 
 
-def column_values(pf: ParquetFile, column: int | str | tuple[str, ...], *, row_group: int | None = None, python: bool = True) -> list[Any]:
+def column_values(
+    pf: ParquetFile,
+    column: int | str | tuple[str, ...],
+    *,
+    row_group: int | None = None,
+    python: bool = True,
+    max_values: int | None = None,
+    max_value_bytes: int | None = None,
+) -> list[Any]:
     """A leaf column's values, one entry per level (None where undefined), over all row groups or one.
 
     For a flat column this is the column as a list of rows; ``python=True`` converts the values
     with :func:`~lakestruct.parquet.assembly.leaf_converter` (str, Decimal, ...). Meant as
-    ``ParquetFile.values`` (api-sketch: ``pq.values("col")``).
+    ``ParquetFile.values`` (``pq.values("col")``); :func:`iter_values` streams the same entries.
     """
     desc = pf.column(column)
+    conv = _converter(pf, leaf_node(pf, desc.index)) if python else None
     out: list[Any] = []
-    for c in read_column(pf, desc.index, row_group=row_group):
+    for c in read_column(pf, desc.index, row_group=row_group, max_values=max_values, max_value_bytes=max_value_bytes):
         out.extend(values_with_nulls(c))
-    if not python:
+    if conv is None:
         return out
-    node = schema_tree(pf.metadata.schema)
-    for name in desc.path:
-        node = next(ch for ch in node.children if ch.name == name)
-    conv = leaf_converter(node)
     return [None if v is None else conv(v) for v in out]
