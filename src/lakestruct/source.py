@@ -29,6 +29,8 @@ class ByteSource:
     name: str
     size: int
     reads: int
+    #: reads are requests to a remote store (readers fetch less ahead)
+    remote: bool = False
 
     def __init__(self, name: str, size: int) -> None:
         self.name = name
@@ -121,6 +123,8 @@ class FileObjectSource(ByteSource):
 
 class FsspecSource(ByteSource):
     """Any fsspec URL (s3://, gs://, memory://, ...); ranges become range requests."""
+
+    remote = True
 
     def __init__(self, url: str) -> None:
         try:
