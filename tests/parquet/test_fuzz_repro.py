@@ -428,3 +428,105 @@ def test_max_value_bytes_reads_legitimately_repetitive_strings() -> None:
     assert len(pq.values(0, row_group=1, python=False)) == 20_000
     with pytest.raises(ls.LimitError):
         pq.values(0, python=False)
+
+
+# -- the CLI ---------------------------------------------------------------------------------------------
+
+
+def _cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    from lakestruct.cli import main
+
+    rc = main(argv)
+    out = capsys.readouterr()
+    return rc, out.out, out.err
+
+
+def test_bloom_hex_value_that_is_not_hex_is_a_usage_error(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    f = str(corpus / "parquet-testing/data/data_index_bloom_encoding_stats.parquet")
+    rc, out, err = _cli(["parquet", "bloom", f, "--column", "0", "--value", "zz", "--hex"], capsys)
+    assert (rc, out) == (2, "") and "'zz' is not hex bytes" in err and "Traceback" not in err
+    rc, out, _ = _cli(["parquet", "bloom", f, "--column", "0", "--value", "48656c6c6f", "--hex", "--json"], capsys)
+    assert rc == 0
+    import json
+
+    (chunk,) = json.loads(out)["chunks"]
+    assert chunk["bloom_filter"]["probes"] == [{"value": "48656c6c6f", "might_contain": True}]  # "Hello" is in the column
+
+
+@pytest.fixture(scope="module")
+def many_pages(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, int]:
+    """200,000 strings in some 400 data pages of one chunk."""
+    path = tmp_path_factory.mktemp("pages") / "many_pages.parquet"
+    papq.write_table(pa.table({"s": [f"value-{i:07d}" for i in range(200_000)]}), path, data_page_size=8 * 1024, use_dictionary=False)
+    pq = ls.parquet.open(path)
+    n = sum(1 for p in pq.pages() if p.is_data)
+    assert n > 100
+    return path, n
+
+
+def test_values_limit_stops_decoding(
+    many_pages: tuple[Path, int], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from lakestruct.parquet import values
+
+    path, n_pages = many_pages
+    decoded: list[int] = []
+    real = values._data_page
+
+    def counting(*a: Any, **kw: Any) -> Any:
+        page = real(*a, **kw)
+        decoded.append(page.index)
+        return page
+
+    monkeypatch.setattr(values, "_data_page", counting)
+    rc, out, _ = _cli(["parquet", "values", str(path), "--column", "s", "--limit", "5"], capsys)
+    assert rc == 0 and "value-0000004" in out and "value-0000005" not in out and "199995 more" in out
+    assert decoded == [0]  # one page of some 400
+    decoded.clear()
+    rc, out, _ = _cli(["parquet", "values", str(path), "--column", "s", "--limit", "5", "--json"], capsys)
+    import json
+
+    doc = json.loads(out)
+    assert [e["value"] for e in doc["entries"]] == [f"value-{i:07d}" for i in range(5)] and doc["num_values"] == 200_000
+    assert decoded == [0]
+    decoded.clear()
+    rc, out, _ = _cli(["parquet", "values", str(path), "--column", "s"], capsys)
+    assert rc == 0 and out.count("\n") == 200_000 + 3 and "value-0199999" in out
+    assert len(decoded) == n_pages
+    # the library generator reads one page body per page it decodes
+    pq = ls.parquet.open(path)
+    before = pq.source.reads
+    entries = ls.parquet.values.iter_values(pq, "s")
+    first = [next(entries) for _ in range(5)]
+    assert [e.value for e in first] == [f"value-{i:07d}" for i in range(5)]
+    assert pq.source.reads - before == 2  # the chunk's page headers (one read), the first page body
+    assert sum(1 for _ in entries) == 200_000 - 5
+    assert pq.source.reads - before == 1 + n_pages
+
+
+_CLI_RSS = """
+import contextlib, io, os, resource, sys
+from lakestruct.cli import main
+base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+with open(os.devnull, "w") as sink, contextlib.redirect_stdout(sink):
+    rc = main(sys.argv[1:])
+print(rc, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - base)
+"""
+
+
+def test_values_streams_a_whole_column_in_little_memory(many_pages: tuple[Path, int]) -> None:
+    import subprocess
+    import sys
+
+    path, _ = many_pages
+    for extra in ([], ["--json"]):
+        proc = subprocess.run(
+            [sys.executable, "-c", _CLI_RSS, "parquet", "values", str(path), "--column", "s", *extra],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=True,
+        )
+        rc, grew_kib = map(int, proc.stdout.split())
+        # building every entry first took ~100 MB for these 200,000 values (13.6 GB for a 250 MB file)
+        assert rc == 0 and grew_kib < 30 * 1024, extra

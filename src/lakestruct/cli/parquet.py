@@ -336,7 +336,10 @@ def _index(args: argparse.Namespace) -> int:
 # -- bloom ----------------------------------------------------------------------------------
 def _parse_value(text: str, pt: Type | int, as_hex: bool) -> Any:
     if as_hex:
-        return bytes.fromhex(text)
+        try:
+            return bytes.fromhex(text)
+        except ValueError:
+            raise UsageError(f"--value {text!r} is not hex bytes (--hex takes pairs of hex digits, such as 00ff)") from None
     try:
         if pt in (Type.INT32, Type.INT64):
             return int(text, 0)
