@@ -30,19 +30,37 @@ import pyarrow as pa
 from ..errors import FormatError, LakestructError, UsageError
 from .listing import Input
 
-__all__ = ["ERROR_FIELDS", "FILE_FIELD", "RowSource", "batches", "collect", "error_row", "full_schema", "option_bool", "option_int"]
+__all__ = [
+    "ERROR_FIELDS",
+    "FILE_FIELD",
+    "RowSource",
+    "batches",
+    "col",
+    "collect",
+    "error_row",
+    "full_schema",
+    "option_bool",
+    "option_int",
+    "schema_markdown",
+]
 
 Options = Mapping[str, str]
 Row = dict[str, Any]
 #: what ``rows`` yields: a row, or a batch of rows with the source's data columns
 Chunk: TypeAlias = Row | Any  # a row, or a pyarrow.RecordBatch
 
-FILE_FIELD = pa.field("file", pa.string(), nullable=False)
-ERROR_FIELDS: tuple[pa.Field, ...] = (
-    pa.field("error_rule", pa.string()),  # the rule broken (``puffin.trailing-magic``), null when the row is data
-    pa.field("error_offset", pa.int64()),  # absolute byte offset in the file, when known
-    pa.field("error_path", pa.string()),  # field path (``footer.payload.blobs[2].offset``)
-    pa.field("error", pa.string()),  # the whole message
+
+def col(name: str, type: Any, doc: str, *, nullable: bool = True) -> Any:
+    """A column of a source's schema with its one-line meaning (the docs are generated from it)."""
+    return pa.field(name, type, nullable=nullable, metadata={"doc": doc})
+
+
+FILE_FIELD = col("file", pa.string(), "path or URL of the file read, as listed", nullable=False)
+ERROR_FIELDS: tuple[Any, ...] = (
+    col("error_rule", pa.string(), "the rule broken (puffin.trailing-magic, ...); null when the row is data"),
+    col("error_offset", pa.int64(), "absolute byte offset in the file where the rule is broken, when known"),
+    col("error_path", pa.string(), "field path of the broken structure (footer.payload.blobs[2].offset)"),
+    col("error", pa.string(), "the whole error message"),
 )
 #: rows are turned into Arrow record batches of at most this many rows
 BATCH_ROWS = 8192
@@ -153,3 +171,22 @@ def option_int(options: Options, key: str, default: int | None) -> int | None:
         return int(str(v).strip())
     except ValueError:
         raise UsageError(f"option {key} must be an integer, found {v!r}") from None
+
+
+def _type_name(t: Any) -> str:
+    """A Spark SQL spelling of an Arrow type (what ``df.printSchema()`` shows)."""
+    if pa.types.is_list(t):
+        return f"array<{_type_name(t.value_type)}>"
+    if pa.types.is_map(t):
+        return f"map<{_type_name(t.key_type)},{_type_name(t.item_type)}>"
+    names = {"int32": "int", "int64": "bigint", "double": "double", "bool": "boolean", "string": "string", "binary": "binary"}
+    return names.get(str(t), str(t))
+
+
+def schema_markdown(source: RowSource, options: Options) -> str:
+    """The source's columns as a Markdown table (docs/spark.md is generated from this)."""
+    lines = ["| column | type | meaning |", "|---|---|---|"]
+    for f in full_schema(source, options):
+        doc = (f.metadata or {}).get(b"doc", b"").decode()
+        lines.append(f"| `{f.name}` | {_type_name(f.type)} | {doc} |")
+    return "\n".join(lines)

@@ -28,19 +28,19 @@ import pyarrow as pa
 from .. import deletes, parquet, puffin, scan, sketches
 from ..errors import FormatError, LakestructError
 from ..source import open_source
-from .rowsource import Chunk, Options, RowSource, error_fields, option_bool
+from .rowsource import Chunk, Options, RowSource, col, error_fields, option_bool, schema_markdown
 
-__all__ = ["SOURCES", "DELETION_VECTORS", "LAKE_FILES", "PARQUET_CHUNKS", "PARQUET_PAGES", "PUFFIN", "source"]
+__all__ = ["SOURCES", "docs_markdown", "DELETION_VECTORS", "LAKE_FILES", "PARQUET_CHUNKS", "PARQUET_PAGES", "PUFFIN", "source"]
 
 
 # -- lake_files ------------------------------------------------------------------------------------
 
 LAKE_FILES_SCHEMA = pa.schema(
     [
-        pa.field("format", pa.string()),  # puffin, parquet, ... (lakestruct.scan.detect); null: not a format lakestruct reads
-        pa.field("size", pa.int64()),
-        pa.field("ok", pa.bool_()),  # null for files of other formats
-        pa.field("summary", pa.string()),  # what the file holds, or the rule it breaks
+        col("format", pa.string(), "puffin, parquet, ... (lakestruct.scan.detect); null: not a format lakestruct reads"),
+        col("size", pa.int64(), "file size in bytes"),
+        col("ok", pa.bool_(), "null for files of other formats"),
+        col("summary", pa.string(), "what the file holds, or the rule it breaks"),
     ]
 )
 
@@ -72,24 +72,24 @@ LAKE_FILES = RowSource(
 
 PUFFIN_SCHEMA = pa.schema(
     [
-        pa.field("blob_index", pa.int32()),
-        pa.field("type", pa.string()),
-        pa.field("fields", pa.list_(pa.int32())),
-        pa.field("snapshot_id", pa.int64()),
-        pa.field("sequence_number", pa.int64()),
-        pa.field("offset", pa.int64()),
-        pa.field("length", pa.int64()),
-        pa.field("codec", pa.string()),  # compression-codec; null: stored uncompressed
-        pa.field("properties", pa.map_(pa.string(), pa.string())),
-        pa.field("created_by", pa.string()),  # the file's created-by property
-        pa.field("referenced_data_file", pa.string()),  # deletion vectors
-        pa.field("cardinality", pa.int64()),  # deletion vectors: positions decoded from the blob
-        pa.field("ndv", pa.int64()),  # the ndv property, when it is a decimal integer that fits
-        pa.field("ndv_ok", pa.bool_()),  # Theta blobs with an ndv property: does it agree with the sketch?
-        pa.field("theta_estimate", pa.float64()),
-        pa.field("theta_lower_bound", pa.float64()),  # 2 standard deviations
-        pa.field("theta_upper_bound", pa.float64()),
-        pa.field("theta_retained", pa.int64()),
+        col("blob_index", pa.int32(), "position of the blob in the footer's blob list, from 0"),
+        col("type", pa.string(), "blob type (deletion-vector-v1, apache-datasketches-theta-v1, ...)"),
+        col("fields", pa.list_(pa.int32()), "field ids the blob is computed over"),
+        col("snapshot_id", pa.int64(), "snapshot-id of the blob metadata (-1 for deletion vectors)"),
+        col("sequence_number", pa.int64(), "sequence-number of the blob metadata (-1 for deletion vectors)"),
+        col("offset", pa.int64(), "absolute offset of the blob"),
+        col("length", pa.int64(), "stored length of the blob"),
+        col("codec", pa.string(), "compression-codec; null: stored uncompressed"),
+        col("properties", pa.map_(pa.string(), pa.string()), "the blob's properties as stored"),
+        col("created_by", pa.string(), "the file's created-by property"),
+        col("referenced_data_file", pa.string(), "deletion vectors: the data file whose rows the blob deletes"),
+        col("cardinality", pa.int64(), "deletion vectors: positions decoded from the blob"),
+        col("ndv", pa.int64(), "the ndv property, when it is a decimal integer that fits"),
+        col("ndv_ok", pa.bool_(), "Theta blobs with an ndv property: does it agree with the sketch?"),
+        col("theta_estimate", pa.float64(), "Theta sketches: the distinct-count estimate"),
+        col("theta_lower_bound", pa.float64(), "Theta sketches: lower bound of the estimate (2 standard deviations)"),
+        col("theta_upper_bound", pa.float64(), "Theta sketches: upper bound of the estimate (2 standard deviations)"),
+        col("theta_retained", pa.int64(), "Theta sketches: hashes retained"),
     ]
 )
 
@@ -174,22 +174,22 @@ PUFFIN = RowSource(
 # -- deletion_vectors ------------------------------------------------------------------------------
 
 _DV_BASE = [
-    pa.field("kind", pa.string()),  # puffin, dv-file (Delta Lake / Paimon index file), dv-blob (a bare blob)
-    pa.field("referenced_data_file", pa.string()),  # Puffin blobs name their data file; DV files do not
-    pa.field("offset", pa.int64()),  # of the blob (Puffin) or the entry's size field (DV files): as manifests record it
-    pa.field("length", pa.int64()),
+    col("kind", pa.string(), "puffin, dv-file (Delta Lake / Paimon index file), dv-blob (a bare blob)"),
+    col("referenced_data_file", pa.string(), "the data file the vector deletes rows of (Puffin blobs name it; DV files do not)"),
+    col("offset", pa.int64(), "of the blob (Puffin) or the entry's size field (DV files): as manifests record it"),
+    col("length", pa.int64(), "bytes of the blob or entry, as manifests record it"),
 ]
 DV_SCHEMA = pa.schema(
     [
         *_DV_BASE,
-        pa.field("bits", pa.int32()),  # 64 (Roaring64, Iceberg/Delta) or 32 (Paimon's 32-bit bitmap)
-        pa.field("cardinality", pa.int64()),
-        pa.field("min_position", pa.int64()),
-        pa.field("max_position", pa.int64()),
+        col("bits", pa.int32(), "64 (Roaring64, Iceberg/Delta) or 32 (Paimon's 32-bit bitmap)"),
+        col("cardinality", pa.int64(), "deleted positions"),
+        col("min_position", pa.int64(), "smallest deleted position"),
+        col("max_position", pa.int64(), "largest deleted position"),
     ]
 )
-DV_POSITIONS_FIELD = pa.field("positions", pa.list_(pa.int64()))
-DV_EXPLODED_SCHEMA = pa.schema([*_DV_BASE, pa.field("position", pa.int64())])
+DV_POSITIONS_FIELD = col("positions", pa.list_(pa.int64()), "the deleted positions, ascending (option positions)")
+DV_EXPLODED_SCHEMA = pa.schema([*_DV_BASE, col("position", pa.int64(), "one deleted row position (option explode)")])
 
 _PAIMON_MAGIC32 = bytes.fromhex("5e43f2d0")
 
@@ -286,65 +286,63 @@ DELETION_VECTORS = RowSource(
 # -- Parquet ---------------------------------------------------------------------------------------
 
 _STAT_FIELDS = [
-    pa.field("null_count", pa.int64()),
-    pa.field("min", pa.string()),  # decoded with the column's type (text); the raw bytes are in min_raw
-    pa.field("max", pa.string()),
-    pa.field("min_raw", pa.binary()),
-    pa.field("max_raw", pa.binary()),
+    col("null_count", pa.int64(), "statistics: nulls"),
+    col("min", pa.string(), "statistics: smallest value, decoded with the column's type (text; 0x-hex for binary)"),
+    col("max", pa.string(), "statistics: largest value, decoded like min"),
+    col("min_raw", pa.binary(), "statistics: min_value (or the deprecated min) as stored"),
+    col("max_raw", pa.binary(), "statistics: max_value (or the deprecated max) as stored"),
 ]
 
 CHUNKS_SCHEMA = pa.schema(
     [
-        pa.field("row_group", pa.int32()),
-        pa.field("column", pa.int32()),  # leaf column index
-        pa.field("column_path", pa.string()),  # dotted schema path
-        pa.field("physical_type", pa.string()),
-        pa.field("logical_type", pa.string()),  # LogicalType member, or the legacy ConvertedType name
-        pa.field("codec", pa.string()),
-        pa.field("encodings", pa.list_(pa.string())),
-        pa.field("row_group_rows", pa.int64()),
-        pa.field("num_values", pa.int64()),
+        col("row_group", pa.int32(), "row group index, from 0"),
+        col("column", pa.int32(), "leaf column index"),
+        col("column_path", pa.string(), "dotted schema path"),
+        col("physical_type", pa.string(), "BOOLEAN, INT32, INT64, INT96, FLOAT, DOUBLE, BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY"),
+        col("logical_type", pa.string(), "LogicalType member, or the legacy ConvertedType name"),
+        col("codec", pa.string(), "compression codec (UNCOMPRESSED, SNAPPY, GZIP, ZSTD, ...)"),
+        col("encodings", pa.list_(pa.string()), "ColumnMetaData.encodings"),
+        col("row_group_rows", pa.int64(), "rows in the chunk's row group"),
+        col("num_values", pa.int64(), "values in the chunk, nulls included"),
         *_STAT_FIELDS,
-        pa.field("distinct_count", pa.int64()),
-        pa.field("total_compressed_size", pa.int64()),
-        pa.field("total_uncompressed_size", pa.int64()),
-        pa.field("compression_ratio", pa.float64()),  # uncompressed / compressed
-        pa.field("data_page_offset", pa.int64()),
-        pa.field("dictionary_page_offset", pa.int64()),
-        pa.field("column_index_offset", pa.int64()),
-        pa.field("column_index_length", pa.int32()),
-        pa.field("offset_index_offset", pa.int64()),
-        pa.field("offset_index_length", pa.int32()),
-        pa.field("bloom_filter_offset", pa.int64()),
-        pa.field("bloom_filter_length", pa.int32()),
-        pa.field("has_page_index", pa.bool_()),  # both ColumnIndex and OffsetIndex are referenced
-        pa.field("has_bloom_filter", pa.bool_()),
-        pa.field("has_dictionary", pa.bool_()),
-        pa.field(
-            "dictionary_fallback", pa.bool_()
-        ),  # non-dictionary data pages beside a dictionary (encoding_stats); null: unknown
-        pa.field("created_by", pa.string()),
+        col("distinct_count", pa.int64(), "statistics: distinct values, when the writer recorded them"),
+        col("total_compressed_size", pa.int64(), "stored bytes of the chunk, page headers included"),
+        col("total_uncompressed_size", pa.int64(), "bytes of the chunk before compression, page headers included"),
+        col("compression_ratio", pa.float64(), "uncompressed / compressed"),
+        col("data_page_offset", pa.int64(), "offset of the first data page"),
+        col("dictionary_page_offset", pa.int64(), "offset of the dictionary page (null: none)"),
+        col("column_index_offset", pa.int64(), "page index: ColumnIndex offset (null: none)"),
+        col("column_index_length", pa.int32(), "page index: ColumnIndex length"),
+        col("offset_index_offset", pa.int64(), "page index: OffsetIndex offset (null: none)"),
+        col("offset_index_length", pa.int32(), "page index: OffsetIndex length"),
+        col("bloom_filter_offset", pa.int64(), "split-block bloom filter offset (null: none)"),
+        col("bloom_filter_length", pa.int32(), "bloom filter length, when the writer recorded it"),
+        col("has_page_index", pa.bool_(), "both ColumnIndex and OffsetIndex are referenced"),
+        col("has_bloom_filter", pa.bool_(), "the chunk has a bloom filter"),
+        col("has_dictionary", pa.bool_(), "the chunk has a dictionary page or dictionary encodings"),
+        col("dictionary_fallback", pa.bool_(), "non-dictionary data pages beside a dictionary (encoding_stats); null: unknown"),
+        col("created_by", pa.string(), "the file's created_by"),
     ]
 )
 
 PAGES_SCHEMA = pa.schema(
     [
-        pa.field("row_group", pa.int32()),
-        pa.field("column", pa.int32()),
-        pa.field("column_path", pa.string()),
-        pa.field("page_ordinal", pa.int32()),  # position in the column chunk, from 0
-        pa.field("offset", pa.int64()),  # absolute offset of the page header
-        pa.field("header_size", pa.int32()),
-        pa.field("page_type", pa.string()),  # DATA_PAGE, DATA_PAGE_V2, DICTIONARY_PAGE, INDEX_PAGE
-        pa.field("encoding", pa.string()),
-        pa.field("compressed_size", pa.int32()),
-        pa.field("uncompressed_size", pa.int32()),
-        pa.field("num_values", pa.int32()),
-        pa.field("num_nulls", pa.int32()),  # v2 pages
-        pa.field("num_rows", pa.int32()),  # v2 pages
-        pa.field("has_crc", pa.bool_()),
-        pa.field("crc", pa.int64()),  # unsigned CRC-32 as stored
-        pa.field("crc_ok", pa.bool_()),  # null when the page has no CRC or `check_crc` is false
+        col("row_group", pa.int32(), "row group index, from 0"),
+        col("column", pa.int32(), "leaf column index, from 0"),
+        col("column_path", pa.string(), "dotted schema path of the leaf column"),
+        col("page_ordinal", pa.int32(), "position in the column chunk, from 0"),
+        col("offset", pa.int64(), "absolute offset of the page header"),
+        col("header_size", pa.int32(), "bytes of the Thrift page header"),
+        col("page_type", pa.string(), "DATA_PAGE, DATA_PAGE_V2, DICTIONARY_PAGE, INDEX_PAGE"),
+        col("encoding", pa.string(), "the page's value encoding"),
+        col("compressed_size", pa.int32(), "stored bytes of the page body"),
+        col("uncompressed_size", pa.int32(), "bytes of the page body before compression"),
+        col("num_values", pa.int32(), "values in the page, nulls included"),
+        col("num_nulls", pa.int32(), "nulls in the page (DATA_PAGE_V2 headers only)"),
+        col("num_rows", pa.int32(), "rows in the page (DATA_PAGE_V2 headers only)"),
+        col("has_crc", pa.bool_(), "the page header carries a CRC"),
+        col("crc", pa.int64(), "unsigned CRC-32 as stored"),
+        col("crc_ok", pa.bool_(), "null when the page has no CRC or `check_crc` is false"),
         *_STAT_FIELDS,
     ]
 )
@@ -563,3 +561,25 @@ def source(name: str) -> RowSource:
         return SOURCES[name]
     except KeyError:
         raise UsageError(f"no lakestruct source {name!r}; sources: {', '.join(SOURCES)}") from None
+
+
+#: option sets whose schema differs from the default, shown in the docs
+_SCHEMA_VARIANTS: Mapping[str, list[tuple[dict[str, str], str]]] = {
+    "deletion_vectors": [({"positions": "true"}, "with `positions`"), ({"explode": "true"}, "with `explode`")],
+}
+
+
+def docs_markdown() -> str:
+    """The schema section of docs/spark.md: every source, its doc and its columns (``tools/spark_docs.py`` writes it)."""
+    parts: list[str] = []
+    for name, src in SOURCES.items():
+        base = schema_markdown(src, {}).splitlines()
+        parts += [f"#### `{name}`", "", src.doc, "", *base, ""]
+        for opts, label in _SCHEMA_VARIANTS.get(name, []):
+            variant = schema_markdown(src, opts).splitlines()
+            added = [line for line in variant if line not in base]
+            dropped = [line.split("|")[1].strip() for line in base[2:] if line not in variant]
+            parts += [f"{label}: adds", "", *base[:2], *added, ""]
+            if dropped:
+                parts += [f"and drops {', '.join(dropped)}.", ""]
+    return "\n".join(parts)
