@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as papq
@@ -111,3 +112,114 @@ def test_page_index_errors(tmp_path: Path) -> None:
     with pytest.raises(FormatError) as e:
         check_offset_index(ls.parquet.open(bad), 0, 0)
     assert e.value.rule == "parquet.offset-index-pages"
+
+
+def _pyarrow_bounds(st: Any) -> tuple[object, object]:
+    """pyarrow's chunk statistics, as the values layer converts them: temporal types stay integers,
+    FLOAT16 (bytes in pyarrow) becomes a float, strings str."""
+    import struct
+
+    lt = str(st.logical_type)
+    if lt.startswith(("Date", "Time", "Timestamp")):
+        return st.min_raw, st.max_raw
+    if lt == "Float16":
+        return struct.unpack("<e", st.min_raw)[0], struct.unpack("<e", st.max_raw)[0]
+    return st.min, st.max
+
+
+def _consistent(ours: object, theirs: object, *, upper: bool) -> bool:
+    """Equal, or one of two byte-array bounds truncated by its writer: a lower bound is cut to a
+    prefix, an upper bound to a prefix whose last byte is raised (parquet-java, parquet-rs)."""
+    if ours == theirs:
+        return True
+    if not isinstance(ours, str | bytes) or type(ours) is not type(theirs):
+        return False
+    a, b = (x.encode() if isinstance(x, str) else x for x in (ours, theirs))
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    return short >= long if upper else long.startswith(short)
+
+
+def test_column_index_bounds_agree_with_pyarrow_statistics(corpus: Path) -> None:
+    import math
+
+    from lakestruct.parquet.index import column_index_bounds
+
+    exact = truncated = 0
+    for path in sorted(corpus.rglob("*.parquet")):
+        if "fuzz-repro" in path.parts:
+            continue
+        try:
+            pq = ls.parquet.open(path)
+            meta = papq.ParquetFile(path).metadata
+        except Exception:  # encrypted, or malformed on purpose
+            continue
+        for rg in range(pq.num_row_groups):
+            for ci, desc in enumerate(pq.columns()):
+                if pq.metadata.row_groups[rg].columns[ci].column_index_offset is None:
+                    continue
+                bounds = column_index_bounds(pq, rg, ci)
+                st = meta.row_group(rg).column(ci).statistics
+                assert bounds is not None
+                if st is None or not st.has_min_max or desc.physical_type_name == "INT96":
+                    continue
+                mins = [v for v in bounds[0] if v is not None and not (isinstance(v, float) and math.isnan(v))]
+                maxs = [v for v in bounds[1] if v is not None and not (isinstance(v, float) and math.isnan(v))]
+                want = _pyarrow_bounds(st)
+                got = (min(mins), max(maxs))
+                where = f"{path.name} rg {rg} {desc.name}"
+                assert _consistent(got[0], want[0], upper=False) and _consistent(got[1], want[1], upper=True), (where, got, want)
+                exact += got == want
+                truncated += got != want
+        assert not [w for w in pq.warnings if w.rule == "parquet.column-index-value"], path
+    assert exact > 400 and truncated < 20, (exact, truncated)
+
+
+def test_index_cli_decodes_bounds_and_keeps_the_stored_bytes(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from lakestruct.cli import main
+
+    path = corpus / "parquet-testing/data/alltypes_tiny_pages.parquet"
+    assert main(["parquet", "index", str(path), "--column", "string_col", "--row-group", "0", "--json"]) == 0
+    (chunk,) = json.loads(capsys.readouterr().out)["chunks"]
+    cix = chunk["column_index"]
+    assert cix["min_values"][:2] == ["0", "0"] and cix["max_values"][:2] == ["9", "9"]
+    assert cix["min_values_raw"][:2] == ["30", "30"] and cix["max_values_raw"][:2] == ["39", "39"]
+    assert main(["parquet", "index", str(path), "--column", "id", "--row-group", "0", "--json"]) == 0
+    cix = json.loads(capsys.readouterr().out)["chunks"][0]["column_index"]
+    assert cix["min_values"][0] == 122 and cix["min_values_raw"][0] == (122).to_bytes(4, "little").hex()
+    assert main(["parquet", "index", str(path), "--column", "id", "--row-group", "0"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[3].split()[-2:] == ["122", "142"]  # page 0: min and max as numbers, not hex
+
+
+def test_a_bound_of_the_wrong_width_is_a_warning(tmp_path: Path) -> None:
+    import dataclasses
+    import struct as st
+
+    from lakestruct.parquet.index import column_index_bounds, decode_bound
+    from lakestruct.thrift.compact import encode_struct
+    from lakestruct.thrift.typed import to_raw
+
+    with pytest.raises(FormatError) as ei:
+        decode_bound(b"\x01\x02\x03", 1)
+    assert ei.value.rule == "parquet.column-index-value"
+    assert decode_bound(st.pack("<d", 2.5), 5) == 2.5 and decode_bound(b"\x01", 0) is True
+    # a ColumnIndex whose INT32 min has 3 bytes, stored after the pages (the footer points at it)
+    path = tmp_path / "x.parquet"
+    papq.write_table(pa.table({"a": pa.array([1, 2, 3], pa.int32())}), path, write_page_index=True)
+    data = path.read_bytes()
+    pq = ls.parquet.open(data)
+    cix = pq.column_index(0, 0)
+    assert cix is not None
+    bad = encode_struct(to_raw(dataclasses.replace(cix, min_values=(b"\x01\x00\x00",))))
+    cc = pq.metadata.row_groups[0].columns[0]
+    at = pq.footer.offset
+    rg = dataclasses.replace(
+        pq.metadata.row_groups[0], columns=(dataclasses.replace(cc, column_index_offset=at, column_index_length=len(bad)),)
+    )
+    footer = encode_struct(to_raw(dataclasses.replace(pq.metadata, row_groups=(rg,))))
+    patched = data[:at] + bad + footer + st.pack("<i", len(footer)) + b"PAR1"
+    pq2 = ls.parquet.open(patched)
+    bounds = column_index_bounds(pq2, 0, 0)
+    assert bounds == ([b"\x01\x00\x00"], [3])
+    [w] = pq2.warnings
+    assert (w.rule, w.path, w.offset) == ("parquet.column-index-value", "row_groups[0].columns[0].column_index.min_values[0]", at)

@@ -276,15 +276,36 @@ def index_json(pq: ParquetFile, row_group: int | None, column: int | None) -> di
                 {
                     "row_group": rg,
                     "column": ci,
-                    "column_index": cix.to_dict() if cix is not None else None,
+                    "column_index": _column_index_json(pq, rg, ci, cix) if cix is not None else None,
                     "offset_index": oi.to_dict() if oi is not None else None,
                 }
             )
-    return {"file": pq.name, "chunks": chunks}
+    return {"file": pq.name, "chunks": chunks, "warnings": [str(w) for w in pq.warnings]}
+
+
+def _column_index_json(pq: ParquetFile, rg: int, ci: int, cix: Any) -> dict[str, Any]:
+    """The ColumnIndex with min/max decoded by the column's type; the stored bytes as hex in ``*_raw``."""
+    from ..parquet.index import column_index_bounds
+    from .parquet_data import _jsonable
+
+    out: dict[str, Any] = cix.to_dict()
+    bounds = column_index_bounds(pq, rg, ci)
+    assert bounds is not None
+    out["min_values_raw"] = out.pop("min_values")
+    out["max_values_raw"] = out.pop("max_values")
+    out["min_values"] = [_jsonable(v) for v in bounds[0]]
+    out["max_values"] = [_jsonable(v) for v in bounds[1]]
+    return out
+
+
+def _bound(v: Any) -> str:
+    from .parquet_data import _show
+
+    return "" if v is None else _show(v)
 
 
 def _index(args: argparse.Namespace) -> int:
-    from ..parquet.index import check_offset_index
+    from ..parquet.index import check_offset_index, column_index_bounds
 
     with _open(args.file) as pq:
         col = _column_arg(pq, args.column, args.row_group)
@@ -307,6 +328,7 @@ def _index(args: argparse.Namespace) -> int:
                 order = enum_name(cix.boundary_order) if cix is not None else "-"
                 print(f"{label}: boundary order {order}")
                 n = len(oi.page_locations) if oi is not None else len(cix.null_pages) if cix is not None else 0
+                bounds = column_index_bounds(pq, rg, ci) if cix is not None else None
                 rows = []
                 for i in range(n):
                     loc = oi.page_locations[i] if oi is not None else None
@@ -318,8 +340,8 @@ def _index(args: argparse.Namespace) -> int:
                             _s(loc.first_row_index if loc else None),
                             ("yes" if cix.null_pages[i] else "") if cix is not None else "",
                             _s(cix.null_counts[i] if cix is not None and cix.null_counts is not None else None),
-                            cix.min_values[i].hex() if cix is not None else "",
-                            cix.max_values[i].hex() if cix is not None else "",
+                            _bound(bounds[0][i]) if bounds is not None and i < len(bounds[0]) else "",
+                            _bound(bounds[1][i]) if bounds is not None and i < len(bounds[1]) else "",
                         ]
                     )
                 print(
@@ -330,6 +352,8 @@ def _index(args: argparse.Namespace) -> int:
                     )
                 )
                 print()
+        for w in pq.warnings:
+            print(f"warning: {w}", file=sys.stderr)
     return 0
 
 

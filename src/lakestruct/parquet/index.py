@@ -11,7 +11,8 @@ with the page walk), the last two from :func:`check_offset_index`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TypeVar
+import struct
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import FormatError
 from ..thrift.typed import from_raw
@@ -20,7 +21,7 @@ from .model import ColumnIndex, OffsetIndex, ThriftModel
 if TYPE_CHECKING:
     from .read import Page, ParquetFile
 
-__all__ = ["column_index", "offset_index", "check_offset_index"]
+__all__ = ["column_index", "offset_index", "check_offset_index", "column_index_bounds", "decode_bound"]
 
 M = TypeVar("M", bound=ThriftModel)
 
@@ -128,3 +129,65 @@ def check_offset_index(pq: ParquetFile, row_group: int, column: int, pages: list
                 offset=off,
                 source=pq.name,
             )
+
+
+_BOUND_FORMATS = {0: "?", 1: "<i", 2: "<q", 4: "<f", 5: "<d"}
+_BOUND_WIDTHS = {0: 1, 1: 4, 2: 8, 3: 12, 4: 4, 5: 8}
+
+
+def decode_bound(raw: bytes, physical_type: int, type_length: int | None = None, *, path: str = "column_index") -> Any:
+    """A ColumnIndex (or Statistics) min/max value as its physical type: PLAIN bytes, without the
+    BYTE_ARRAY length prefix (PQF ``PageIndex.md``). ``bool``, ``int``, ``float``, or ``bytes`` for
+    BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY (writers may truncate these) and INT96.
+    A fixed-width value of another size raises ``parquet.column-index-value``."""
+    pt = int(physical_type)
+    if pt in (6, 7):
+        return bytes(raw)
+    width = _BOUND_WIDTHS.get(pt)
+    if width is None or len(raw) != width:
+        raise FormatError(
+            f"a bound of physical type {pt} takes {width} bytes, this one has {len(raw)}", rule="parquet.column-index-value", path=path
+        )
+    if pt == 3:
+        return bytes(raw)
+    v: Any = struct.unpack(_BOUND_FORMATS[pt], raw)[0]
+    return v
+
+
+def column_index_bounds(pq: ParquetFile, row_group: int, column: int | str) -> tuple[list[Any], list[Any]] | None:
+    """The chunk's ColumnIndex ``min_values`` and ``max_values`` decoded with the column's physical
+    and logical type, by the converter the values layer uses (``str``, ``Decimal``, unsigned ints,
+    ...): None for null pages. A bound that cannot be decoded stays ``bytes`` and a
+    ``parquet.column-index-value`` warning goes to ``pq.warnings``; so does the conversion error of
+    an impossible annotation (the physical value is kept). None when the chunk has no ColumnIndex."""
+    from .values import _converter, leaf_node
+
+    col = column if isinstance(column, int) else pq.column(column).index
+    ci = column_index(pq, row_group, col)
+    if ci is None:
+        return None
+    desc = pq.column(col)
+    offset = pq.column_chunk(row_group, col).column_index_offset
+    try:
+        conv = _converter(pq, leaf_node(pq, col))
+    except FormatError as e:
+        pq.warnings.append(e)
+        conv = None
+
+    def one(raw: bytes, null: bool, name: str, i: int) -> Any:
+        if null:
+            return None
+        path = f"row_groups[{row_group}].columns[{col}].column_index.{name}[{i}]"
+        try:
+            v = decode_bound(raw, desc.physical_type, desc.type_length, path=path)
+        except FormatError as e:
+            e.offset = offset
+            pq.warnings.append(e.with_source(pq.name))
+            return bytes(raw)
+        if conv is None or (desc.physical_type == 7 and len(raw) != desc.type_length):
+            return v  # a truncated FIXED_LEN_BYTE_ARRAY bound stays bytes
+        return conv(v)
+
+    mins = [one(r, n, "min_values", i) for i, (r, n) in enumerate(zip(ci.min_values, ci.null_pages, strict=True))]
+    maxs = [one(r, n, "max_values", i) for i, (r, n) in enumerate(zip(ci.max_values, ci.null_pages, strict=True))]
+    return mins, maxs
