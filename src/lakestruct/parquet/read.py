@@ -9,7 +9,7 @@
 Rules (``FormatError.rule``): ``parquet.min-size``, ``parquet.header-magic``,
 ``parquet.trailing-magic``, ``parquet.footer-length``, ``parquet.encrypted``
 (:class:`EncryptedError`), ``parquet.schema``, ``parquet.column-missing-metadata``,
-``parquet.chunk-range``, ``parquet.page-size``, ``parquet.page-overrun``,
+``parquet.chunk-range``, ``parquet.page-size``, ``parquet.page-overrun``, ``parquet.row-group-columns``,
 ``parquet.external-chunk``, ``parquet.chunk-size`` and ``parquet.chunk-num-values``
 (:meth:`ParquetFile.check`), plus the ``thrift.*`` rules of the decoder and those of
 ``index``/``bloom``.
@@ -508,13 +508,13 @@ class ParquetFile:
                 try:
                     header, after = decode_page_header(buf, pos - buf_off, len(buf), base=buf_off, path=path, engine=self.engine)
                     break
-                except TruncatedError as e:
-                    if buf_off + len(buf) >= limit:
+                except FormatError as e:
+                    # a header the window cuts off reads as truncated, or as a length running past the window
+                    cut = isinstance(e, TruncatedError) or e.rule == "thrift.length"
+                    if not cut or buf_off + len(buf) >= limit:
                         raise e.with_source(name) from None
                     want = min(limit - pos, max(window, 2 * (buf_off + len(buf) - pos)))
                     buf, buf_off = src.read(pos, want), pos
-                except FormatError as e:
-                    raise e.with_source(name) from None
             hsize = after + buf_off - pos
             h = header
             if h.compressed_page_size < 0 or h.uncompressed_page_size < 0:
