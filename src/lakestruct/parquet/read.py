@@ -516,6 +516,7 @@ class ParquetFile:
                     want = min(limit - pos, max(window, 2 * (buf_off + len(buf) - pos)))
                     buf, buf_off = src.read(pos, want), pos
             hsize = after + buf_off - pos
+            window = max(window, 2 * hsize)  # headers of one chunk are alike: fetch the next one in one read
             h = header
             if h.compressed_page_size < 0 or h.uncompressed_page_size < 0:
                 raise FormatError(
