@@ -191,9 +191,6 @@ DV_SCHEMA = pa.schema(
 DV_POSITIONS_FIELD = col("positions", pa.list_(pa.int64()), "the deleted positions, ascending (option positions)")
 DV_EXPLODED_SCHEMA = pa.schema([*_DV_BASE, col("position", pa.int64(), "one deleted row position (option explode)")])
 
-_PAIMON_MAGIC32 = bytes.fromhex("5e43f2d0")
-
-
 def _dv_schema(options: Options) -> pa.Schema:
     if option_bool(options, "explode"):
         return DV_EXPLODED_SCHEMA
@@ -202,24 +199,10 @@ def _dv_schema(options: Options) -> pa.Schema:
     return DV_SCHEMA
 
 
-def _dv_kind(head: bytes, size: int) -> str | None:
-    if head[:4] == puffin.MAGIC:
-        return "puffin"
-    if head[:1] == b"\x01" and (size == 1 or head[5:9] in (deletes.MAGIC, _PAIMON_MAGIC32)):
-        return "dv-file"
-    if size >= 12 and head[4:8] == deletes.MAGIC and int.from_bytes(head[:4], "big") == size - 8:
-        return "dv-blob"
-    return None
-
-
 def _deletion_vectors(path: str) -> Iterator[tuple[str, int, deletes.DeletionVector]]:
-    """(kind, bits, vector) of every deletion vector in the file; nothing for files that hold none."""
-    with open_source(path) as src:
-        head = src.read(0, 9)
-        size = src.size
-        kind = _dv_kind(head, size)
-        if kind == "dv-blob":
-            raw = src.read_exact(0, size, rule="deletion-vector.truncated", path="blob")
+    """(kind, bits, vector) of every deletion vector in the file; nothing for files that hold none.
+    ``kind`` is the file's format as :func:`lakestruct.scan.detect` names it."""
+    kind = scan.detect(path)
     if kind == "puffin":
         with puffin.open(path) as pf:
             refs = []
@@ -233,6 +216,8 @@ def _deletion_vectors(path: str) -> Iterator[tuple[str, int, deletes.DeletionVec
         for entry in deletes.read_paimon_deletion_vectors(path):
             yield kind, entry.bits, deletes.DeletionVector(entry.vector.positions(), None, entry.offset, entry.length)
     elif kind == "dv-blob":
+        with open_source(path) as src:
+            raw = src.read_exact(0, src.size, rule="deletion-vector.truncated", path="blob")
         yield kind, 64, deletes.DeletionVector.from_blob(raw)
 
 
