@@ -53,7 +53,7 @@ from . import deletes, parquet, puffin, roaring, sketches
 from .deletes.read import PAIMON_MAGIC32
 from .errors import FormatError, LakestructError
 from .sketches.read import PRE_LONGS_BY_VERSION
-from .source import open_source
+from .source import list_files, open_source
 
 __all__ = ["FORMATS", "VERIFY_LIMIT", "ScanResult", "check_file", "detect", "walk"]
 
@@ -205,9 +205,12 @@ def _check_parquet(path: str) -> ScanResult:
 
 
 def walk(paths: list[str]) -> Iterator[str]:
-    """Every file under ``paths`` (directories recursively, sorted), files as given."""
+    """Every file under ``paths`` (directories recursively, sorted), files as given. A URL
+    (``s3://bucket/prefix``, any fsspec URL) is listed like a folder (:func:`lakestruct.source.list_files`)."""
     for p in paths:
-        if os.path.isdir(p):
+        if "://" in p and not p.startswith("file://"):
+            yield from (url for url, _ in list_files([p]))
+        elif os.path.isdir(p):
             for root, dirs, files in os.walk(p):
                 dirs.sort()
                 for f in sorted(files):

@@ -1,5 +1,6 @@
 """One byte-source abstraction for every reader: local files, in-memory bytes,
-seekable binary file objects and fsspec URLs, all read by ranges.
+seekable binary file objects and fsspec URLs, all read by ranges; and one way to list the
+files under local folders and URLs (:func:`list_files`).
 
 Readers never modify their input: files are opened read-only, buffers are never
 written to, and a caller's file object gets its position restored after reads.
@@ -12,13 +13,13 @@ from __future__ import annotations
 import io
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import IO, Any, Union
 
 from .errors import FormatError, SourceError, TruncatedError
 
-__all__ = ["STDIN", "ByteSource", "SourceLike", "open_source", "RangeReader", "closing_on_error"]
+__all__ = ["STDIN", "ByteSource", "Input", "SourceLike", "list_files", "open_source", "RangeReader", "closing_on_error"]
 
 SourceLike = Union["ByteSource", str, "os.PathLike[str]", bytes, bytearray, memoryview, IO[bytes]]
 
@@ -301,3 +302,85 @@ class RangeReader(io.RawIOBase):
         n = len(data)
         b[:n] = data
         return n
+
+
+# -- listing ------------------------------------------------------------------------------------------
+
+#: A listed file: (path or URL, size in bytes).
+Input = tuple[str, int]
+
+
+def _hidden(name: str) -> bool:
+    """Names Spark and Hadoop skip when listing: ``_SUCCESS``, ``.crc`` side files, ``_delta_log`` is kept."""
+    return name.startswith(".") or (name.startswith("_") and name != "_delta_log")
+
+
+def _walk_local(root: str) -> Iterable[Input]:
+    stack = [root]
+    while stack:
+        d = stack.pop()
+        try:
+            with os.scandir(d) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError as err:
+            raise SourceError(f"{d}: cannot list: {err.strerror}") from err
+        subdirs = []
+        for entry in entries:
+            if _hidden(entry.name):
+                continue
+            if entry.is_dir(follow_symlinks=True):
+                subdirs.append(entry.path)
+            elif entry.is_file(follow_symlinks=True):
+                yield entry.path, entry.stat().st_size
+        stack.extend(reversed(subdirs))
+
+
+def _list_url(url: str) -> list[Input]:
+    try:
+        import fsspec
+
+        fs, root = fsspec.core.url_to_fs(url)
+        if fs.isfile(root):
+            return [(url, int(fs.size(root)))]  # a file as given keeps the user's spelling
+        found = fs.find(root, detail=True)
+        if not found and not fs.exists(root):
+            raise FileNotFoundError(root)
+    except FileNotFoundError as e:
+        raise SourceError(f"{url}: no such file or folder") from e
+    except ImportError as e:
+        raise SourceError(f"{url}: reading this URL needs an fsspec backend ({e}); for s3:// install lakestruct[s3]") from e
+    except Exception as e:
+        raise SourceError(f"{url}: cannot list: {e}") from e
+    out = []
+    for key in sorted(found):
+        info = found[key]
+        if info.get("type") == "directory":
+            continue
+        rel = key[len(root) :].lstrip("/") if key.startswith(root) else key
+        if any(_hidden(part) for part in rel.split("/")):
+            continue
+        out.append((fs.unstrip_protocol(key), int(info.get("size") or 0)))
+    return out
+
+
+def list_files(paths: Sequence[str]) -> list[Input]:
+    """Every file under ``paths`` with its size: folders recursively (sorted, hidden names skipped), files as
+    given. Local paths and fsspec URLs. A path that does not exist is a :class:`SourceError`."""
+    out: list[Input] = []
+    seen: set[str] = set()
+    for p in paths:
+        if _is_url(p) and not p.startswith("file://"):
+            found = _list_url(p)
+        else:
+            local = p[len("file://") :] if p.startswith("file://") else p
+            if os.path.isdir(local):
+                found = sorted(_walk_local(local))
+            elif os.path.isfile(local):
+                found = [(local, os.path.getsize(local))]
+            else:
+                raise SourceError(f"{p}: no such file or folder")
+        for path, size in found:
+            if path not in seen:
+                seen.add(path)
+                out.append((path, size))
+    return out

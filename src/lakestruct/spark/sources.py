@@ -347,11 +347,14 @@ class _StatDecoder:
     def __init__(self, pq: parquet.ParquetFile) -> None:
         self._convert: dict[int, Any] = {}
         try:
-            tree = parquet.assembly.schema_tree(pq.metadata.schema)
-            chains = parquet.assembly.leaf_chains(tree)
-            self._convert = {i: parquet.assembly.leaf_converter(chain[-1]) for i, chain in enumerate(chains)}
+            chains = parquet.assembly.leaf_chains(parquet.assembly.schema_tree(pq.metadata.schema))
         except FormatError:
-            pass  # the raw bytes stay available; the schema error surfaces elsewhere
+            return  # the raw bytes stay available; the schema error surfaces elsewhere
+        for i, chain in enumerate(chains):
+            try:
+                self._convert[i] = parquet.assembly.leaf_converter(chain[-1])
+            except FormatError:
+                pass  # an annotation that does not fit: this column's bounds stay raw (hex)
 
     def text(self, column: int, physical: int, raw: bytes | None) -> str | None:
         if raw is None:
