@@ -434,12 +434,7 @@ def _chunk_rows(path: str, options: Options) -> Iterator[Chunk]:
                 }
                 try:
                     if desc is None:
-                        raise FormatError(
-                            f"row group {rg_i} has {len(rg.columns)} column chunks but the schema has {len(cols)} leaf columns",
-                            rule="parquet.row-group-columns",
-                            path=f"footer.row_groups[{rg_i}].columns",
-                            offset=pq.footer.offset,
-                        )
+                        raise pq.row_group_columns_error(rg_i)
                     cm = pq.column_chunk(rg_i, ci).meta_data
                     pq.chunk_range(rg_i, ci)  # encrypted / missing metadata / out-of-range chunks become errors
                     assert cm is not None
@@ -490,12 +485,7 @@ def _page_rows(path: str, options: Options) -> Iterator[Chunk]:
         for rg_i, rg in enumerate(pq.metadata.row_groups):
             for ci in range(len(rg.columns)):
                 if ci >= len(cols):
-                    raise FormatError(
-                        f"row group {rg_i} has {len(rg.columns)} column chunks but the schema has {len(cols)} leaf columns",
-                        rule="parquet.row-group-columns",
-                        path=f"footer.row_groups[{rg_i}].columns",
-                        offset=pq.footer.offset,
-                    )
+                    raise pq.row_group_columns_error(rg_i)
                 name = cols[ci].name
                 physical = int(cols[ci].physical_type)
                 for p in pq.chunk_pages(rg_i, ci):
