@@ -29,8 +29,11 @@ __all__ = [
 
 #: Spark's ``spark.sql.files.maxPartitionBytes`` default.
 DEFAULT_MAX_PARTITION_BYTES = 128 * 1024 * 1024
-#: Spark's ``spark.sql.files.openCostInBytes`` default: what opening one file is worth in bytes read.
-DEFAULT_OPEN_COST_BYTES = 4 * 1024 * 1024
+#: What opening one file is worth in bytes read. Spark's file sources use 4 MiB
+#: (``spark.sql.files.openCostInBytes``); lakestruct's readers open a small file in ~0.2 ms (about 256 KiB of
+#: reading), while every task of a Python data source costs ~65 ms: with 4 MiB, 10,000 small Puffin files became
+#: 323 tasks and took 11x the plain loop; with 256 KiB they become ~20 tasks.
+DEFAULT_OPEN_COST_BYTES = 256 * 1024
 
 
 def pack(
