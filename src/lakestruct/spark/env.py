@@ -87,6 +87,7 @@ def session(
     from . import register
 
     b: Any = SparkSession.builder.master(master).appName(app_name)
+    log4j = os.path.join(os.path.dirname(os.path.abspath(__file__)), "log4j2.properties")
     settings = {
         "spark.ui.enabled": "false",
         "spark.ui.showConsoleProgress": "false",
@@ -95,6 +96,8 @@ def session(
         "spark.sql.shuffle.partitions": "8",
         "spark.sql.session.timeZone": "UTC",
         "spark.executorEnv.PYSPARK_PYTHON": os.environ["PYSPARK_PYTHON"],
+        # the JVM's INFO/WARN lines are noise around lakestruct's own output (a session started here only)
+        **({"spark.driver.extraJavaOptions": f"-Dlog4j2.configurationFile=file:{log4j}"} if quiet else {}),
         **(conf or {}),
     }
     for k, v in settings.items():
