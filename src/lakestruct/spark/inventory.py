@@ -287,11 +287,16 @@ def summarize(spark: Any, out: str, *, top: int = 10) -> dict[str, Any]:
         part = t(name).where(F.col("error_rule").isNotNull()).select(F.lit(name).alias("table"), "error_rule", "file")
         errors = part if errors is None else errors.unionByName(part)
     assert errors is not None
+    # a rule broken by a file shows in `files` and again in its format's table: count files once per rule
     s["errors_by_rule"] = [
-        {"table": r["table"], "rule": r["error_rule"], "rows": r["rows"], "files": r["files"]}
-        for r in errors.groupBy("table", "error_rule")
-        .agg(F.count(F.lit(1)).alias("rows"), F.countDistinct("file").alias("files"))
-        .orderBy(F.col("rows").desc(), "table", "error_rule")
+        {"rule": r["error_rule"], "files": r["files"], "rows": r["rows"], "tables": list(r["tables"])}
+        for r in errors.groupBy("error_rule")
+        .agg(
+            F.countDistinct("file").alias("files"),
+            F.count(F.lit(1)).alias("rows"),
+            F.sort_array(F.collect_set("table")).alias("tables"),
+        )
+        .orderBy(F.col("files").desc(), "error_rule")
         .collect()
     ]
     s["failed_files"] = [
@@ -386,7 +391,7 @@ def format_summary(s: dict[str, Any], res: InventoryResult) -> str:
     if s["errors_by_rule"]:
         lines.append("errors by rule:")
         for e in s["errors_by_rule"][:15]:
-            lines.append(f"  {e['rule']:<40} {e['files']:>6} file(s)  {e['rows']:>6} row(s) in {e['table']}")
+            lines.append(f"  {e['rule']:<40} {e['files']:>6} file(s)  (rows in {', '.join(e['tables'])})")
     lines.append(
         f"parquet: {s['parquet_files']} files, {s['pages']:,} data pages; {s['no_page_index']} without a page index, "
         f"{s['no_bloom_filter']} without a bloom filter, {len(s['dictionary_fallback'])} with dictionary fallback, "

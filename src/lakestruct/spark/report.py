@@ -101,7 +101,7 @@ def _table(rows: Sequence[dict[str, Any]], cols: Sequence[tuple[str, str]], nume
         for key, _ in cols:
             v = r.get(key)
             if isinstance(v, float):
-                v = f"{v:.3g}" if key != "deleted_share" else f"{v:.1%}"
+                v = f"{v:.1%}" if key == "deleted_share" else f"{v:,.2f}"
             elif isinstance(v, int) and not isinstance(v, bool):
                 v = f"{v:,}"
             elif isinstance(v, (list, tuple)):
@@ -149,9 +149,9 @@ def render(summary: dict[str, Any], *, paths: Sequence[str] = (), title: str = "
     errs = s.get("errors_by_rule", [])
     body.append(
         bar_chart(
-            [f"{e['rule']} ({e['table']})" for e in errs[:30]],
+            [e["rule"] for e in errs[:30]],
             [e["files"] for e in errs[:30]],
-            title="files breaking each rule (per table)",
+            title="files breaking each rule",
             horizontal=True,
             color="#cf222e",
         )
@@ -163,12 +163,13 @@ def render(summary: dict[str, Any], *, paths: Sequence[str] = (), title: str = "
             {"error_offset"},
         )
     )
-    hist = s.get("page_size_histogram", [])
+    counts = {h["bucket"]: h["pages"] for h in s.get("page_size_histogram", [])}
+    buckets = range(min(counts), max(counts) + 1) if counts else range(0)  # empty buckets shown as empty bars
     body += [
         "<h2>Parquet data pages</h2>",
         bar_chart(
-            [_size_label(h["bucket"]) for h in hist],
-            [h["pages"] for h in hist],
+            [_size_label(b) for b in buckets],
+            [counts.get(b, 0) for b in buckets],
             title="data pages by stored size (each bar: sizes from its label up to twice it)",
         ),
         f"<p>{s.get('no_page_index', 0):,} of {s.get('parquet_files', 0):,} Parquet files have no page index; "
