@@ -11,6 +11,23 @@ RULES: dict[str, dict[str, tuple[str, str, int | None]]] = {
         "/seq/0": ("len_body", "deletion-vector.length", 4),
         "/seq/1": ("magic", "deletion-vector.magic", 4),
     },
+    "paimon_binary_row": {
+        "/seq/0": ("arity", "paimon.binary-row.arity", 4),
+        "/types/row/seq/0": ("row.row_kind", "paimon.binary-row.row-kind", 1),
+    },
+    "paimon_dv_index": {
+        "/seq/0": ("version", "paimon.dv-index.version", 1),
+        "/types/entry/seq/0": ("entries.len_body", "paimon.dv-index.length", 4),
+        "/types/entry/seq/1": ("entries.magic", "paimon.dv-index.magic", 4),
+    },
+    "paimon_file_index": {
+        "/seq/0": ("magic", "paimon.file-index.magic", 8),
+        "/seq/1": ("version", "paimon.file-index.version", 4),
+        "/seq/2": ("len_head", "paimon.file-index.head-length", 4),
+        "/types/column/seq/1": ("head.columns.num_indexes", "paimon.file-index.indexes", 4),
+        "/types/head/seq/0": ("head.num_columns", "paimon.file-index.columns", 4),
+        "/types/head/seq/2": ("head.len_redundant", "paimon.file-index.redundant-length", 4),
+    },
     "parquet": {
         "/seq/0": ("tail_checked", "parquet.trailing-magic", 0),
         "/seq/1": ("magic", "parquet.header-magic", 4),

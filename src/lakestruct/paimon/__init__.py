@@ -1,0 +1,84 @@
+"""Apache Paimon tables from their bytes: schemas, snapshots, manifests, BinaryRow values, deletion vectors.
+
+>>> import lakestruct as ls                                         # doctest: +SKIP
+>>> t = ls.paimon.open_table("warehouse/db.db/orders")             # local path or fsspec URL
+>>> t.snapshot().id, [s.id for s in t.snapshots()]
+>>> for f in t.live_files():                                       # the data files of the latest snapshot
+...     print(f.path, f.partition, f.bucket, f.level, f.row_count, f.deletion_file)
+>>> t.deletion_vectors()                                           # {data file path: deleted positions (int64)}
+>>> t.key_range(f), t.value_stats(f)                               # BinaryRows decoded with the file's schema
+"""
+
+from __future__ import annotations
+
+from .binrow import ROW_KINDS, Timestamp, decode_binary_row, decode_row_fields
+from .fileindex import FileIndex, IndexRef, read_file_index
+from .model import (
+    ADD,
+    DELETE,
+    DataFileMeta,
+    DeletionFile,
+    DeletionVectorMeta,
+    IndexFileMeta,
+    IndexManifestEntry,
+    LiveFile,
+    ManifestEntry,
+    ManifestFileMeta,
+    Schema,
+    SimpleStats,
+    Snapshot,
+)
+from .read import (
+    ColumnStats,
+    Table,
+    jsonable,
+    open_table,
+    parse_schema,
+    parse_snapshot,
+    partition_path,
+    read_data_manifest,
+    read_index_manifest,
+    read_manifest_list,
+)
+from .types import DataField, DataType, parse_type
+from .write import encode_binary_row, encode_dv_entry, encode_dv_index_file, write_dv_index_file
+
+__all__ = [
+    "ADD",
+    "DELETE",
+    "ROW_KINDS",
+    "ColumnStats",
+    "DataField",
+    "DataFileMeta",
+    "DataType",
+    "DeletionFile",
+    "DeletionVectorMeta",
+    "FileIndex",
+    "IndexFileMeta",
+    "IndexManifestEntry",
+    "IndexRef",
+    "LiveFile",
+    "ManifestEntry",
+    "ManifestFileMeta",
+    "Schema",
+    "SimpleStats",
+    "Snapshot",
+    "Table",
+    "Timestamp",
+    "decode_binary_row",
+    "decode_row_fields",
+    "encode_binary_row",
+    "encode_dv_entry",
+    "encode_dv_index_file",
+    "jsonable",
+    "open_table",
+    "parse_schema",
+    "parse_snapshot",
+    "parse_type",
+    "partition_path",
+    "read_data_manifest",
+    "read_file_index",
+    "read_index_manifest",
+    "read_manifest_list",
+    "write_dv_index_file",
+]

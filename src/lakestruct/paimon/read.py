@@ -1,0 +1,809 @@
+"""Reading a Paimon table from its files: schemas, snapshots, manifest lists, manifests, index manifests, the live
+data files of a snapshot with their partitions, statistics and deletion vectors.
+
+Everything is read through lakestruct's byte sources (local paths, ``file://`` and any fsspec URL): directories are
+listed with :func:`lakestruct.source.list_files`, files read with :func:`lakestruct.source.open_source`. Nothing is
+written. Every malformed input is a :class:`lakestruct.FormatError` whose rule starts with ``paimon.`` (or
+``paimon-dv.``/``roaring*.`` for the deletion vectors, read by :mod:`lakestruct.deletes`).
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .. import deletes
+from ..errors import FormatError, SourceError
+from ..roaring.read import DEFAULT_MAX_POSITIONS
+from ..source import list_files, open_source
+from .avro import read_avro_records
+from .binrow import Timestamp, decode_binary_row
+from .model import (
+    ADD,
+    DELETE,
+    DataFileMeta,
+    DeletionFile,
+    DeletionVectorMeta,
+    IndexFileMeta,
+    IndexManifestEntry,
+    LiveFile,
+    ManifestEntry,
+    ManifestFileMeta,
+    Schema,
+    SimpleStats,
+    Snapshot,
+)
+from .types import DataField, parse_field
+
+__all__ = [
+    "ColumnStats",
+    "Table",
+    "open_table",
+    "parse_schema",
+    "parse_snapshot",
+    "partition_path",
+    "read_data_manifest",
+    "read_index_manifest",
+    "read_manifest_list",
+]
+
+DELETION_VECTORS = "DELETION_VECTORS"
+DEFAULT_PARTITION_NAME = "__DEFAULT_PARTITION__"
+_SNAPSHOT_RE = re.compile(r"^snapshot-(\d+)$")
+_SCHEMA_RE = re.compile(r"^schema-(\d+)$")
+
+
+def _is_url(path: str) -> bool:
+    scheme, sep, _ = path.partition("://")
+    return bool(sep) and len(scheme) > 1
+
+
+def _join(root: str, *parts: str) -> str:
+    out = root.rstrip("/")
+    for p in parts:
+        if p:
+            out = f"{out}/{p.strip('/')}"
+    return out
+
+
+def _read_bytes(path: str) -> bytes:
+    with open_source(path) as src:
+        return src.read(0, src.size)
+
+
+def _exists(path: str) -> bool:
+    if _is_url(path) and not path.startswith("file://"):
+        try:
+            import fsspec
+
+            fs, p = fsspec.core.url_to_fs(path)
+            return bool(fs.exists(p))
+        except Exception:
+            return False
+    return os.path.exists(path[len("file://") :] if path.startswith("file://") else path)
+
+
+# -- JSON: schemas and snapshots --------------------------------------------------------------------
+
+
+def _json(data: bytes, what: str, name: str) -> dict[str, Any]:
+    try:
+        doc = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as e:
+        raise FormatError(f"not a JSON document: {e}", rule=f"paimon.{what}.json", path=what, offset=None, source=name) from None
+    if not isinstance(doc, dict):
+        raise FormatError(f"a {what} file holds a JSON object, this one a {type(doc).__name__}", rule=f"paimon.{what}.json",
+                          path=what, source=name)
+    return doc
+
+
+def _get(doc: dict[str, Any], key: str, kind: type | tuple[type, ...], what: str, *, required: bool = True) -> Any:
+    v = doc.get(key)
+    if v is None:
+        if required:
+            raise FormatError(f"the {what} has no {key!r}", rule=f"paimon.{what}.field", path=f"{what}.{key}")
+        return None
+    if not isinstance(v, kind) or (isinstance(v, bool) and kind is int):
+        raise FormatError(f"{key!r} must be {getattr(kind, '__name__', kind)}, found {v!r}"[:300], rule=f"paimon.{what}.field",
+                          path=f"{what}.{key}")
+    return v
+
+
+def parse_schema(data: bytes, *, name: str = "schema") -> Schema:
+    """A ``schema/schema-<id>`` file (rules ``paimon.schema.json`` / ``.field`` / ``.type``)."""
+    doc = _json(data, "schema", name)
+    try:
+        raw_fields = _get(doc, "fields", list, "schema")
+        fields = tuple(parse_field(f, f"schema.fields[{i}]") for i, f in enumerate(raw_fields))
+        names = [f.name for f in fields]
+        pks = tuple(_get(doc, "primaryKeys", list, "schema", required=False) or ())
+        parts = tuple(_get(doc, "partitionKeys", list, "schema", required=False) or ())
+        for key, group in (("partitionKeys", parts), ("primaryKeys", pks)):
+            for k in group:
+                if k not in names:
+                    raise FormatError(f"{key} names {k!r}, which is not a field", rule="paimon.schema.field", path=f"schema.{key}")
+        options = _get(doc, "options", dict, "schema", required=False) or {}
+        return Schema(
+            id=_get(doc, "id", int, "schema"),
+            version=_get(doc, "version", int, "schema", required=False),
+            fields=fields,
+            highest_field_id=_get(doc, "highestFieldId", int, "schema", required=False),
+            partition_keys=parts,
+            primary_keys=pks,
+            options={str(k): str(v) for k, v in options.items()},
+            comment=_get(doc, "comment", str, "schema", required=False),
+            time_millis=_get(doc, "timeMillis", int, "schema", required=False),
+        )
+    except FormatError as e:
+        raise e.with_source(name) from None
+
+
+def parse_snapshot(data: bytes, *, name: str = "snapshot") -> Snapshot:
+    """A ``snapshot/snapshot-<id>`` file (rules ``paimon.snapshot.json`` / ``.field``); unknown fields are ignored."""
+    doc = _json(data, "snapshot", name)
+
+    def g(key: str, kind: type | tuple[type, ...] = int, required: bool = False) -> Any:
+        return _get(doc, key, kind, "snapshot", required=required)
+
+    try:
+        props = g("properties", dict)
+        return Snapshot(
+            id=g("id", required=True),
+            version=g("version"),
+            schema_id=g("schemaId", required=True),
+            base_manifest_list=g("baseManifestList", str, True),
+            delta_manifest_list=g("deltaManifestList", str, True),
+            commit_user=g("commitUser", str),
+            commit_identifier=g("commitIdentifier"),
+            commit_kind=g("commitKind", str),
+            time_millis=g("timeMillis"),
+            base_manifest_list_size=g("baseManifestListSize"),
+            delta_manifest_list_size=g("deltaManifestListSize"),
+            changelog_manifest_list=g("changelogManifestList", str),
+            changelog_manifest_list_size=g("changelogManifestListSize"),
+            index_manifest=g("indexManifest", str),
+            total_record_count=g("totalRecordCount"),
+            delta_record_count=g("deltaRecordCount"),
+            changelog_record_count=g("changelogRecordCount"),
+            watermark=g("watermark"),
+            statistics=g("statistics", str),
+            properties={str(k): str(v) for k, v in props.items()} if props is not None else None,
+            next_row_id=g("nextRowId"),
+            uuid=g("uuid", str),
+            writer_version=g("writerVersion", str),
+            operation=g("operation", str),
+        )
+    except FormatError as e:
+        raise e.with_source(name) from None
+
+
+# -- Avro records -> models -------------------------------------------------------------------------
+
+
+class _Rec:
+    """Field access on one Avro record with named errors (``rule``/``path`` say which record and field)."""
+
+    __slots__ = ("path", "rec", "rule")
+
+    def __init__(self, rec: Any, rule: str, path: str) -> None:
+        if not isinstance(rec, dict):
+            raise FormatError(f"expected a record, found {type(rec).__name__}", rule=rule, path=path)
+        self.rec, self.rule, self.path = rec, rule, path
+
+    def req(self, key: str, kind: type | tuple[type, ...]) -> Any:
+        v = self.rec.get(key)
+        if v is None or not isinstance(v, kind) or (isinstance(v, bool) and kind is int):
+            what = "missing" if v is None else f"a {type(v).__name__}"
+            raise FormatError(f"{key} is {what}, it must be {getattr(kind, '__name__', kind)}", rule=self.rule, path=f"{self.path}.{key}")
+        return v
+
+    def opt(self, key: str, kind: type | tuple[type, ...]) -> Any:
+        v = self.rec.get(key)
+        return None if v is None else self.req(key, kind)
+
+    def sub(self, key: str) -> _Rec | None:
+        v = self.rec.get(key)
+        return None if v is None else _Rec(v, self.rule, f"{self.path}.{key}")
+
+
+def _stats(r: _Rec | None) -> SimpleStats | None:
+    if r is None:
+        return None
+    nulls = r.opt("_NULL_COUNTS", list)
+    return SimpleStats(r.req("_MIN_VALUES", bytes), r.req("_MAX_VALUES", bytes), tuple(nulls) if nulls is not None else None)
+
+
+def _version(r: _Rec, expected: int, what: str) -> int:
+    v: int = r.req("_VERSION", int)
+    if v != expected:
+        hint = " (written by Paimon before 0.5: Paimon asks to recreate the table)" if what == "manifest" and v == 1 else ""
+        raise FormatError(f"{what} records have _VERSION {expected}, this one {v}{hint}", rule=f"paimon.{what}.version",
+                          path=f"{r.path}._VERSION")
+    return v
+
+
+def _records(data: bytes, name: str) -> Iterator[dict[str, Any]]:
+    if data[:3] == b"ORC" or data[:4] == b"PAR1":
+        yield from _arrow_records(data, name)
+    else:
+        yield from read_avro_records(data, name=name)
+
+
+def _arrow_records(data: bytes, name: str) -> Iterator[dict[str, Any]]:
+    """ORC or Parquet manifests (``manifest.format``), read with pyarrow."""
+    try:
+        import pyarrow as pa
+    except ImportError:  # pragma: no cover - pyarrow comes with lakestruct[spark]
+        raise SourceError(f"{name}: an ORC/Parquet manifest needs pyarrow (pip install 'lakestruct[spark]')") from None
+    try:
+        if data[:3] == b"ORC":
+            from pyarrow import orc
+
+            table = orc.ORCFile(pa.BufferReader(data)).read()
+        else:
+            import pyarrow.parquet as pq
+
+            table = pq.read_table(pa.BufferReader(data))
+    except Exception as e:
+        raise FormatError(f"pyarrow cannot read the manifest: {e}", rule="paimon.manifest.format", path="manifest", source=name) from None
+    yield from table.to_pylist()
+
+
+def _manifest_file_meta(rec: dict[str, Any], i: int) -> ManifestFileMeta:
+    r = _Rec(rec, "paimon.manifest-list.field", f"records[{i}]")
+    return ManifestFileMeta(
+        version=_version(r, 2, "manifest-list"),
+        file_name=r.req("_FILE_NAME", str),
+        file_size=r.req("_FILE_SIZE", int),
+        num_added_files=r.req("_NUM_ADDED_FILES", int),
+        num_deleted_files=r.req("_NUM_DELETED_FILES", int),
+        partition_stats=_stats(r.sub("_PARTITION_STATS")),
+        schema_id=r.req("_SCHEMA_ID", int),
+        min_bucket=r.opt("_MIN_BUCKET", int),
+        max_bucket=r.opt("_MAX_BUCKET", int),
+        min_level=r.opt("_MIN_LEVEL", int),
+        max_level=r.opt("_MAX_LEVEL", int),
+        min_row_id=r.opt("_MIN_ROW_ID", int),
+        max_row_id=r.opt("_MAX_ROW_ID", int),
+    )
+
+
+def _str_list(r: _Rec, key: str) -> tuple[str, ...] | None:
+    v = r.opt(key, list)
+    if v is None:
+        return None
+    if not all(isinstance(x, str) for x in v):
+        raise FormatError(f"{key} must hold strings", rule=r.rule, path=f"{r.path}.{key}")
+    return tuple(v)
+
+
+def _data_file_meta(r: _Rec) -> DataFileMeta:
+    return DataFileMeta(
+        file_name=r.req("_FILE_NAME", str),
+        file_size=r.req("_FILE_SIZE", int),
+        row_count=r.req("_ROW_COUNT", int),
+        min_key=r.req("_MIN_KEY", bytes),
+        max_key=r.req("_MAX_KEY", bytes),
+        key_stats=_stats(r.sub("_KEY_STATS")),
+        value_stats=_stats(r.sub("_VALUE_STATS")),
+        min_sequence_number=r.req("_MIN_SEQUENCE_NUMBER", int),
+        max_sequence_number=r.req("_MAX_SEQUENCE_NUMBER", int),
+        schema_id=r.req("_SCHEMA_ID", int),
+        level=r.req("_LEVEL", int),
+        extra_files=_str_list(r, "_EXTRA_FILES") or (),
+        creation_time=r.rec.get("_CREATION_TIME"),
+        delete_row_count=r.opt("_DELETE_ROW_COUNT", int),
+        embedded_index=r.opt("_EMBEDDED_FILE_INDEX", bytes),
+        file_source=r.opt("_FILE_SOURCE", int),
+        value_stats_cols=_str_list(r, "_VALUE_STATS_COLS"),
+        external_path=r.opt("_EXTERNAL_PATH", str),
+        first_row_id=r.opt("_FIRST_ROW_ID", int),
+        write_cols=_str_list(r, "_WRITE_COLS"),
+    )
+
+
+def _manifest_entry(rec: dict[str, Any], i: int) -> ManifestEntry:
+    r = _Rec(rec, "paimon.manifest.field", f"records[{i}]")
+    version = _version(r, 2, "manifest")
+    kind = r.req("_KIND", int)
+    if kind not in (ADD, DELETE):
+        raise FormatError(f"_KIND is 0 (ADD) or 1 (DELETE), found {kind}", rule="paimon.manifest.kind", path=f"{r.path}._KIND")
+    f = r.sub("_FILE")
+    if f is None:
+        raise FormatError("_FILE is missing", rule="paimon.manifest.field", path=f"{r.path}._FILE")
+    return ManifestEntry(kind, r.req("_PARTITION", bytes), r.req("_BUCKET", int), r.req("_TOTAL_BUCKETS", int), _data_file_meta(f), version)
+
+
+def _index_entry(rec: dict[str, Any], i: int) -> IndexManifestEntry:
+    r = _Rec(rec, "paimon.index-manifest.field", f"records[{i}]")
+    version = _version(r, 1, "index-manifest")
+    kind = r.req("_KIND", int)
+    if kind not in (ADD, DELETE):
+        raise FormatError(f"_KIND is 0 (ADD) or 1 (DELETE), found {kind}", rule="paimon.index-manifest.kind", path=f"{r.path}._KIND")
+    raw_ranges = r.opt("_DELETIONS_VECTORS_RANGES", list)
+    ranges = None
+    if raw_ranges is not None:
+        out = []
+        for j, item in enumerate(raw_ranges):
+            d = _Rec(item, r.rule, f"{r.path}._DELETIONS_VECTORS_RANGES[{j}]")
+            out.append(DeletionVectorMeta(d.req("f0", str), d.req("f1", int), d.req("f2", int), d.opt("_CARDINALITY", int)))
+        ranges = tuple(out)
+    gi = r.opt("_GLOBAL_INDEX", dict)
+    meta = IndexFileMeta(r.req("_INDEX_TYPE", str), r.req("_FILE_NAME", str), r.req("_FILE_SIZE", int), r.req("_ROW_COUNT", int),
+                         ranges, r.opt("_EXTERNAL_PATH", str), gi)
+    return IndexManifestEntry(kind, r.req("_PARTITION", bytes), r.req("_BUCKET", int), meta, version)
+
+
+def _read_records(path: str, convert: Any) -> list[Any]:
+    data = _read_bytes(path)
+    try:
+        return [convert(rec, i) for i, rec in enumerate(_records(data, path))]
+    except FormatError as e:
+        raise e.with_source(path) from None
+
+
+def read_manifest_list(path: str) -> list[ManifestFileMeta]:
+    """The records of a manifest list (rules ``paimon.manifest-list.*``, ``paimon.avro.*``)."""
+    return _read_records(path, _manifest_file_meta)
+
+
+def read_data_manifest(path: str) -> list[ManifestEntry]:
+    """The entries of a data manifest (rules ``paimon.manifest.*``, ``paimon.avro.*``)."""
+    return _read_records(path, _manifest_entry)
+
+
+def read_index_manifest(path: str) -> list[IndexManifestEntry]:
+    """The entries of an index manifest (rules ``paimon.index-manifest.*``, ``paimon.avro.*``)."""
+    return _read_records(path, _index_entry)
+
+
+# -- partitions, statistics -------------------------------------------------------------------------
+
+
+def _text(v: Any) -> str:
+    """A partition value as Paimon renders it in a directory name."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, bytes):
+        return v.hex()
+    if isinstance(v, datetime.timedelta):  # TIME
+        total = int(v.total_seconds() * 1000)
+        h, rem = divmod(total, 3_600_000)
+        m, rem = divmod(rem, 60_000)
+        s, ms = divmod(rem, 1000)
+        return f"{h:02d}:{m:02d}:{s:02d}" + (f".{ms:03d}" if ms else "")
+    if isinstance(v, Decimal):
+        return format(v, "f")
+    return str(v)
+
+
+_ESCAPE = set('"#%\'*/:=?\\\x7f{[]^')
+
+
+def _escape(s: str) -> str:
+    """Hive's ``escapePathName``: the characters a path segment cannot hold become %XX."""
+    return "".join(f"%{ord(c):02X}" if c in _ESCAPE or ord(c) < 0x20 else c for c in s)
+
+
+def partition_path(values: dict[str, Any], default_name: str = DEFAULT_PARTITION_NAME) -> str:
+    """``k1=v1/k2=v2`` for a decoded partition (``""`` for an unpartitioned table)."""
+    parts = []
+    for k, v in values.items():
+        text = default_name if v is None or v == "" else _text(v)
+        parts.append(f"{_escape(k)}={_escape(text)}")
+    return "/".join(parts)
+
+
+@dataclass(frozen=True)
+class ColumnStats:
+    """One column's statistics in a data file: minimum, maximum (decoded with the file's schema), null count."""
+
+    min: Any
+    max: Any
+    null_count: int | None
+
+
+def jsonable(v: Any) -> Any:
+    """A decoded value as JSON can hold it (dates, times, decimals, timestamps as text; bytes as hex)."""
+    if v is None or isinstance(v, (bool, int, str)):
+        return v
+    if isinstance(v, float):
+        return v if v == v and v not in (float("inf"), float("-inf")) else str(v)
+    if isinstance(v, (bytes, bytearray)):
+        return bytes(v).hex()
+    if isinstance(v, (Decimal, Timestamp, datetime.date)):
+        return str(v)
+    if isinstance(v, datetime.timedelta):
+        return _text(v)
+    if isinstance(v, dict):
+        return {str(jsonable(k)): jsonable(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [jsonable(x) for x in v]
+    return str(v)
+
+
+# -- the table ----------------------------------------------------------------------------------------
+
+
+class Table:
+    """A Paimon table directory (local path, ``file://`` or any fsspec URL). Files are read lazily and cached."""
+
+    def __init__(self, path: str) -> None:
+        self.path = str(path).rstrip("/") or "/"
+        self._schemas: dict[int, Schema] = {}
+        self._snapshots: dict[int, Snapshot] = {}
+        self._partition_cache: dict[tuple[int, bytes], dict[str, Any]] = {}
+
+    def __repr__(self) -> str:
+        return f"<paimon.Table {self.path!r}>"
+
+    # schemas ---------------------------------------------------------------------------------------
+
+    def schema_ids(self) -> list[int]:
+        """Every schema id, by listing ``schema/``."""
+        return sorted(self._ids("schema", _SCHEMA_RE))
+
+    def schema(self, schema_id: int | None = None) -> Schema:
+        """Schema ``schema_id`` (default: that of the latest snapshot, else the highest listed)."""
+        if schema_id is None:
+            latest = self.latest_snapshot_id()
+            if latest is not None:
+                schema_id = self.snapshot(latest).schema_id
+            else:
+                ids = self.schema_ids()
+                if not ids:
+                    raise SourceError(f"{self.path}: no schema files under schema/ (not a Paimon table?)")
+                schema_id = ids[-1]
+        if schema_id not in self._schemas:
+            name = _join(self.path, "schema", f"schema-{schema_id}")
+            s = parse_schema(_read_bytes(name), name=name)
+            if s.id != schema_id:
+                raise FormatError(f"schema-{schema_id} says its id is {s.id}", rule="paimon.schema.id", path="schema.id", source=name)
+            self._schemas[schema_id] = s
+        return self._schemas[schema_id]
+
+    def schemas(self) -> list[Schema]:
+        return [self.schema(i) for i in self.schema_ids()]
+
+    # snapshots -------------------------------------------------------------------------------------
+
+    def _ids(self, folder: str, pattern: re.Pattern[str]) -> list[int]:
+        d = _join(self.path, folder)
+        try:
+            found = list_files([d])
+        except SourceError:
+            return []
+        out = []
+        for p, _ in found:
+            m = pattern.match(p.rstrip("/").rsplit("/", 1)[-1].rsplit(os.sep, 1)[-1])
+            if m:
+                out.append(int(m.group(1)))
+        return out
+
+    def snapshot_ids(self) -> list[int]:
+        """Every snapshot id, by listing ``snapshot/`` (what the spec says to do when the hints are wrong)."""
+        return sorted(self._ids("snapshot", _SNAPSHOT_RE))
+
+    def _hint(self, name: str) -> int | None:
+        p = _join(self.path, "snapshot", name)
+        try:
+            text = _read_bytes(p).decode("utf-8", "replace").strip()
+        except SourceError:
+            return None
+        return int(text) if text.isdigit() else None
+
+    def _snapshot_path(self, i: int) -> str:
+        return _join(self.path, "snapshot", f"snapshot-{i}")
+
+    def latest_snapshot_id(self) -> int | None:
+        """The LATEST hint when it is right (snapshot-N exists, snapshot-N+1 does not), else the highest listed id."""
+        hint = self._hint("LATEST")
+        if hint is not None and _exists(self._snapshot_path(hint)) and not _exists(self._snapshot_path(hint + 1)):
+            return hint
+        ids = self.snapshot_ids()
+        return ids[-1] if ids else None
+
+    def earliest_snapshot_id(self) -> int | None:
+        """The EARLIEST hint when it is right (snapshot-N exists, snapshot-N-1 does not), else the lowest listed id."""
+        hint = self._hint("EARLIEST")
+        if hint is not None and _exists(self._snapshot_path(hint)) and not _exists(self._snapshot_path(hint - 1)):
+            return hint
+        ids = self.snapshot_ids()
+        return ids[0] if ids else None
+
+    def hints(self) -> dict[str, Any]:
+        """The EARLIEST and LATEST hints as stored, and whether they agree with the listing."""
+        ids = self.snapshot_ids()
+        out: dict[str, Any] = {}
+        for name, want in (("EARLIEST", ids[0] if ids else None), ("LATEST", ids[-1] if ids else None)):
+            h = self._hint(name)
+            out[name.lower()] = {"hint": h, "listed": want, "ok": h == want}
+        return out
+
+    def snapshot(self, snapshot_id: int | None = None) -> Snapshot:
+        """Snapshot ``snapshot_id`` (default: the latest)."""
+        if snapshot_id is None:
+            snapshot_id = self.latest_snapshot_id()
+            if snapshot_id is None:
+                raise SourceError(f"{self.path}: the table has no snapshot")
+        if snapshot_id not in self._snapshots:
+            name = self._snapshot_path(snapshot_id)
+            s = parse_snapshot(_read_bytes(name), name=name)
+            if s.id != snapshot_id:
+                raise FormatError(f"snapshot-{snapshot_id} says its id is {s.id}", rule="paimon.snapshot.id", path="snapshot.id",
+                                  source=name)
+            self._snapshots[snapshot_id] = s
+        return self._snapshots[snapshot_id]
+
+    def snapshots(self) -> list[Snapshot]:
+        return [self.snapshot(i) for i in self.snapshot_ids()]
+
+    # manifests -------------------------------------------------------------------------------------
+
+    def manifest_path(self, name: str) -> str:
+        return _join(self.path, "manifest", name)
+
+    def manifest_list(self, name: str) -> list[ManifestFileMeta]:
+        return read_manifest_list(self.manifest_path(name))
+
+    def manifest(self, name: str) -> list[ManifestEntry]:
+        return read_data_manifest(self.manifest_path(name))
+
+    def index_manifest(self, name: str) -> list[IndexManifestEntry]:
+        return read_index_manifest(self.manifest_path(name))
+
+    def data_manifests(self, snapshot: Snapshot | int | None = None) -> list[ManifestFileMeta]:
+        """The manifests of a snapshot: its base manifest list, then its delta manifest list."""
+        s = self._snap(snapshot)
+        return [*self.manifest_list(s.base_manifest_list), *self.manifest_list(s.delta_manifest_list)]
+
+    def _snap(self, snapshot: Snapshot | int | None) -> Snapshot:
+        return snapshot if isinstance(snapshot, Snapshot) else self.snapshot(snapshot)
+
+    def entries(self, snapshot: Snapshot | int | None = None) -> list[ManifestEntry]:
+        """The live data files of a snapshot as ADD entries: every entry of its manifests merged in order (an ADD
+        adds a file, a later DELETE of the same file removes it), as Paimon's ``FileEntry.mergeEntries`` does.
+        Adding a file twice is ``paimon.manifest.duplicate-add``; deleting one never added,
+        ``paimon.manifest.delete-unknown``."""
+        live: dict[tuple[Any, ...], ManifestEntry] = {}
+        deleted: dict[tuple[Any, ...], str] = {}
+        for meta in self.data_manifests(snapshot):
+            path = self.manifest_path(meta.file_name)
+            for i, e in enumerate(self.manifest(meta.file_name)):
+                key = e.identifier
+                if e.kind == ADD:
+                    if key in live:
+                        raise FormatError(f"{e.file.file_name} is added twice", rule="paimon.manifest.duplicate-add",
+                                          path=f"records[{i}]", source=path)
+                    live[key] = e
+                elif key in live:
+                    del live[key]
+                else:
+                    deleted[key] = f"{path}: records[{i}]"
+        if deleted:
+            key, where = next(iter(deleted.items()))
+            raise FormatError(f"{len(deleted)} DELETE entries name files never added, first {key[3]} ({where})",
+                              rule="paimon.manifest.delete-unknown", path=where.rsplit(": ", 1)[-1], source=where.rsplit(": ", 1)[0])
+        return list(live.values())
+
+    def index_entries(self, snapshot: Snapshot | int | None = None) -> list[IndexManifestEntry]:
+        """The live index files of a snapshot (its index manifest; DELETE entries remove earlier ADDs)."""
+        s = self._snap(snapshot)
+        if not s.index_manifest:
+            return []
+        live: dict[tuple[Any, ...], IndexManifestEntry] = {}
+        for e in self.index_manifest(s.index_manifest):
+            key = (e.partition, e.bucket, e.index_file.index_type, e.index_file.file_name)
+            if e.kind == ADD:
+                live[key] = e
+            else:
+                live.pop(key, None)
+        return list(live.values())
+
+    # decoding --------------------------------------------------------------------------------------
+
+    def decode_partition(self, partition: bytes, schema: Schema | None = None) -> dict[str, Any]:
+        """A partition BinaryRow as {partition key: value}."""
+        s = schema or self.schema()
+        key = (s.id, partition)
+        hit = self._partition_cache.get(key)
+        if hit is None:
+            fields = s.partition_fields
+            values = decode_binary_row(partition, [f.type for f in fields], names=[f.name for f in fields], path="partition")
+            hit = dict(zip(s.partition_keys, values, strict=True))
+            self._partition_cache[key] = hit
+        return dict(hit)
+
+    def _fields_of(self, names: Sequence[str], schema: Schema) -> list[DataField]:
+        out = []
+        for n in names:
+            try:
+                out.append(schema.field(n))
+            except KeyError:
+                raise FormatError(f"statistics name the column {n!r}, which schema {schema.id} does not have",
+                                  rule="paimon.stats.column", path="_VALUE_STATS_COLS") from None
+        return out
+
+    def key_range(self, file: DataFileMeta | LiveFile) -> tuple[dict[str, Any], dict[str, Any]]:
+        """(min key, max key) of a data file, decoded with the key fields (primary keys without partition keys) of
+        the schema the file was written with."""
+        f = file.file if isinstance(file, LiveFile) else file
+        s = self.schema(f.schema_id)
+        fields = s.key_fields
+        types, names = [x.type for x in fields], [x.name for x in fields]
+        lo = decode_binary_row(f.min_key, types, names=names, path="min_key")
+        hi = decode_binary_row(f.max_key, types, names=names, path="max_key")
+        return dict(zip(names, lo, strict=True)), dict(zip(names, hi, strict=True))
+
+    def value_stats(self, file: DataFileMeta | LiveFile) -> dict[str, ColumnStats]:
+        """Per column, the value statistics of a data file, decoded with the schema it was written with (only the
+        ``_VALUE_STATS_COLS`` when the file lists them; none when statistics are off)."""
+        f = file.file if isinstance(file, LiveFile) else file
+        s = self.schema(f.schema_id)
+        fields = list(s.fields) if f.value_stats_cols is None else self._fields_of(f.value_stats_cols, s)
+        return self._stats(f.value_stats, fields, "value_stats")
+
+    def key_stats(self, file: DataFileMeta | LiveFile) -> dict[str, ColumnStats]:
+        f = file.file if isinstance(file, LiveFile) else file
+        return self._stats(f.key_stats, list(self.schema(f.schema_id).key_fields), "key_stats")
+
+    def _stats(self, st: SimpleStats | None, fields: list[DataField], path: str) -> dict[str, ColumnStats]:
+        if st is None:
+            return {}
+        types, names = [x.type for x in fields], [x.name for x in fields]
+        if len(st.min_values) >= 4 and int.from_bytes(st.min_values[:4], "big", signed=True) == 0 and fields:
+            return {}  # statistics disabled for these columns (metadata.stats-mode none)
+        lo = decode_binary_row(st.min_values, types, names=names, path=f"{path}.min_values")
+        hi = decode_binary_row(st.max_values, types, names=names, path=f"{path}.max_values")
+        nulls = st.null_counts
+        if nulls is not None and len(nulls) != len(fields):
+            raise FormatError(f"{len(nulls)} null counts for {len(fields)} columns", rule="paimon.stats.null-counts",
+                              path=f"{path}.null_counts")
+        return {n: ColumnStats(lo[i], hi[i], nulls[i] if nulls is not None else None) for i, n in enumerate(names)}
+
+    # paths -----------------------------------------------------------------------------------------
+
+    def bucket_dir(self, partition: dict[str, Any], bucket: int, schema: Schema | None = None) -> str:
+        s = schema or self.schema()
+        root = _join(self.path, s.options.get("data-file.path-directory", ""))
+        part = partition_path(partition, s.options.get("partition.default-name", DEFAULT_PARTITION_NAME))
+        return _join(root, part, "bucket-postpone" if bucket == -2 else f"bucket-{bucket}")
+
+    def data_file_path(self, entry: ManifestEntry, partition: dict[str, Any] | None = None, schema: Schema | None = None) -> str:
+        """Where a data file is: its external path, or ``<table>/[<partition>/]bucket-<n>/<file name>``."""
+        if entry.file.external_path:
+            return entry.file.external_path
+        part = partition if partition is not None else self.decode_partition(entry.partition, schema)
+        return _join(self.bucket_dir(part, entry.bucket, schema), entry.file.file_name)
+
+    def index_file_path(self, entry: IndexManifestEntry, schema: Schema | None = None) -> str:
+        """Where an index file is: its external path, ``<table>/index/<name>``, or the bucket directory with
+        ``index-file-in-data-file-dir``."""
+        meta = entry.index_file
+        if meta.external_path:
+            return meta.external_path
+        s = schema or self.schema()
+        if s.options.get("index-file-in-data-file-dir", "false").lower() == "true":
+            return _join(self.bucket_dir(self.decode_partition(entry.partition, s), entry.bucket, s), meta.file_name)
+        return _join(self.path, "index", meta.file_name)
+
+    # live files and deletion vectors ---------------------------------------------------------------
+
+    def deletion_files(self, snapshot: Snapshot | int | None = None) -> dict[tuple[bytes, int, str], DeletionFile]:
+        """{(partition, bucket, data file name): DeletionFile} from the snapshot's index manifest (two vectors for one
+        data file are ``paimon.index.duplicate-dv``; ``_ROW_COUNT`` must count the vectors, ``paimon.index.row-count``)."""
+        s = self._snap(snapshot)
+        schema = self.schema(s.schema_id)
+        out: dict[tuple[bytes, int, str], DeletionFile] = {}
+        for e in self.index_entries(s):
+            meta = e.index_file
+            if meta.index_type != DELETION_VECTORS or meta.dv_ranges is None:
+                continue
+            where = self.manifest_path(s.index_manifest or "")
+            if meta.row_count != len(meta.dv_ranges):
+                raise FormatError(f"{meta.file_name}: _ROW_COUNT {meta.row_count} but {len(meta.dv_ranges)} deletion vectors",
+                                  rule="paimon.index.row-count", path="_ROW_COUNT", source=where)
+            path = self.index_file_path(e, schema)
+            for r in meta.dv_ranges:
+                key = (e.partition, e.bucket, r.data_file_name)
+                if key in out:
+                    raise FormatError(f"two deletion vectors for {r.data_file_name} in bucket {e.bucket}",
+                                      rule="paimon.index.duplicate-dv", path="_DELETIONS_VECTORS_RANGES", source=where)
+                out[key] = DeletionFile(path, r.offset, r.length, r.cardinality, meta.file_name)
+        return out
+
+    def live_files(self, snapshot: Snapshot | int | None = None) -> list[LiveFile]:
+        """The data files of a snapshot (default: the latest) with their decoded partition, path and deletion file."""
+        s = self._snap(snapshot)
+        schema = self.schema(s.schema_id)
+        dfiles = self.deletion_files(s)
+        out = []
+        for e in self.entries(s):
+            part = self.decode_partition(e.partition, schema)
+            path = self.data_file_path(e, part, schema)
+            out.append(LiveFile(e, path, part, dfiles.get((e.partition, e.bucket, e.file.file_name))))
+        return out
+
+    def deletion_vector(self, file: LiveFile, *, max_positions: int | None = DEFAULT_MAX_POSITIONS) -> npt.NDArray[np.int64]:
+        """The deleted positions of one data file (sorted int64; empty without a deletion vector), reading only its
+        entry: CRC, the index manifest's length and cardinality, and positions below the file's row count checked."""
+        d = file.deletion_file
+        if d is None:
+            return np.empty(0, dtype=np.int64)
+        entry = deletes.read_paimon_deletion_vector(d.path, offset=d.offset, length=d.length, cardinality=d.cardinality,
+                                                    max_positions=max_positions)
+        pos = entry.vector.positions()
+        _check_past_end(pos, file, d)
+        return pos
+
+    def deletion_vectors(self, snapshot: Snapshot | int | None = None, *, files: Iterable[LiveFile] | None = None,
+                         max_positions: int | None = DEFAULT_MAX_POSITIONS) -> dict[str, npt.NDArray[np.int64]]:
+        """{data file path: deleted positions} for every live file with a deletion vector. Each index file is read once
+        and every entry checked (CRC, Roaring structure); each DeletionVectorMeta must locate exactly one entry
+        (``paimon-dv.meta-range``) with its cardinality (``paimon-dv.cardinality``); the index file's size must be
+        the index manifest's ``_FILE_SIZE`` (``paimon.index.file-size``)."""
+        live = list(files) if files is not None else self.live_files(snapshot)
+        by_index: dict[str, list[LiveFile]] = {}
+        for f in live:
+            if f.deletion_file is not None:
+                by_index.setdefault(f.deletion_file.path, []).append(f)
+        sizes = self._index_sizes(snapshot) if files is None else {}
+        out: dict[str, npt.NDArray[np.int64]] = {}
+        budget = max_positions
+        for path, group in by_index.items():
+            data = _read_bytes(path)
+            want = sizes.get(path)
+            if want is not None and want != len(data):
+                raise FormatError(f"the index manifest says {want} bytes, the file has {len(data)}", rule="paimon.index.file-size",
+                                  path="_FILE_SIZE", source=path)
+            try:
+                entries = {e.offset: e for e in deletes.read_paimon_deletion_vectors(data, max_positions=budget)}
+            except FormatError as e:
+                raise e.with_source(path) from None
+            for f in group:
+                d = f.deletion_file
+                assert d is not None
+                hit = entries.get(d.offset)
+                if hit is None or hit.length != d.length:
+                    found = "no entry starts there" if hit is None else f"the entry there has length {hit.length}"
+                    raise FormatError(f"DeletionVectorMeta of {f.file.file_name} (offset {d.offset}, length {d.length}): {found}",
+                                      rule="paimon-dv.meta-range", path="entry", offset=d.offset, source=path)
+                pos = hit.vector.positions()
+                if d.cardinality is not None and d.cardinality != pos.size:
+                    raise FormatError(f"DeletionVectorMeta cardinality of {f.file.file_name} is {d.cardinality}, "
+                                      f"the vector holds {pos.size}", rule="paimon-dv.cardinality", path="entry", offset=d.offset,
+                                      source=path)
+                _check_past_end(pos, f, d)
+                out[f.path] = pos
+            if budget is not None:
+                budget -= sum(x.vector.cardinality for x in entries.values())
+                budget = max(budget, 0)
+        return out
+
+    def _index_sizes(self, snapshot: Snapshot | int | None) -> dict[str, int]:
+        s = self._snap(snapshot)
+        schema = self.schema(s.schema_id)
+        return {self.index_file_path(e, schema): e.index_file.file_size for e in self.index_entries(s)}
+
+
+def _check_past_end(pos: npt.NDArray[np.int64], f: LiveFile, d: DeletionFile) -> None:
+    if pos.size and int(pos[-1]) >= f.row_count:
+        raise FormatError(f"the deletion vector of {f.file.file_name} deletes position {int(pos[-1])}, the file has {f.row_count} rows",
+                          rule="paimon.dv.position-past-end", path="entry", offset=d.offset, source=d.path)
+
+
+def open_table(path: str | os.PathLike[str]) -> Table:
+    """A Paimon table by its directory (local path, ``file://`` or any fsspec URL). Nothing is read until asked."""
+    p = os.fspath(path)
+    if not (_is_url(p) and not p.startswith("file://")) and not os.path.isdir(p[7:] if p.startswith("file://") else p):
+        raise SourceError(f"{p}: no such table directory")
+    return Table(p)
