@@ -9,7 +9,7 @@ try:
 except PackageNotFoundError:  # pragma: no cover - running from a source tree
     __version__ = "0.0.0+unknown"
 
-from . import deletes, parquet, puffin, roaring, sketches
+from . import deletes, paimon, parquet, puffin, roaring, sketches
 from .errors import (
     ChecksumError,
     DecompressionError,
@@ -35,6 +35,7 @@ __all__ = [
     "__version__",
     "twins",
     "deletes",
+    "paimon",
     "parquet",
     "puffin",
     "roaring",

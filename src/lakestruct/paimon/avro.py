@@ -20,7 +20,7 @@ from typing import Any
 
 from ..errors import FormatError, LimitError, TruncatedError
 
-__all__ = ["MAX_BLOCK_BYTES", "read_avro_records"]
+__all__ = ["MAX_BLOCK_BYTES", "avro_header", "read_avro_records"]
 
 MAGIC = b"Obj\x01"
 #: The most bytes one decompressed Avro block may hold (``paimon.avro.block-size``). Paimon rolls manifests at
@@ -87,6 +87,18 @@ def _header(c: _Cursor) -> tuple[dict[str, bytes], bytes]:
     return meta, c.take(16, "sync")
 
 
+def avro_header(data: bytes) -> tuple[Any, str]:
+    """(writer schema as JSON, codec) of an Avro object container file."""
+    meta, _ = _header(_Cursor(data))
+    try:
+        schema = json.loads(meta["avro.schema"].decode("utf-8"))
+    except KeyError:
+        raise _err("the header has no avro.schema", "schema", "metadata", None) from None
+    except ValueError as e:
+        raise _err(f"the writer schema is not JSON: {e}", "schema", "metadata[avro.schema]", None) from None
+    return schema, meta.get("avro.codec", b"null").decode("utf-8", "replace")
+
+
 def _decompress(codec: str, raw: bytes, path: str, offset: int) -> bytes:
     limit = MAX_BLOCK_BYTES
     try:
@@ -127,16 +139,13 @@ def read_avro_records(data: bytes, *, name: str = "") -> Iterator[dict[str, Any]
     """Every record of an Avro object container file, as fastavro decodes it with the file's writer schema."""
     import fastavro
 
+    schema, codec = avro_header(data)
     c = _Cursor(data)
-    meta, sync = _header(c)
+    _, sync = _header(c)
     try:
-        schema = json.loads(meta["avro.schema"].decode("utf-8"))
         parsed = fastavro.parse_schema(schema)
-    except KeyError:
-        raise _err("the header has no avro.schema", "schema", "metadata", None) from None
     except Exception as e:
         raise _err(f"the writer schema does not parse: {e}", "schema", "metadata[avro.schema]", None) from None
-    codec = meta.get("avro.codec", b"null").decode("utf-8", "replace")
     index = 0
     while c.pos < len(data):
         path = f"blocks[{index}]"

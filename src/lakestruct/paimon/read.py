@@ -521,12 +521,12 @@ class Table:
         return ids[0] if ids else None
 
     def hints(self) -> dict[str, Any]:
-        """The EARLIEST and LATEST hints as stored, and whether they agree with the listing."""
+        """The EARLIEST and LATEST hints as stored, and whether they agree with the listing (``ok`` None: no hint file)."""
         ids = self.snapshot_ids()
         out: dict[str, Any] = {}
         for name, want in (("EARLIEST", ids[0] if ids else None), ("LATEST", ids[-1] if ids else None)):
             h = self._hint(name)
-            out[name.lower()] = {"hint": h, "listed": want, "ok": h == want}
+            out[name.lower()] = {"hint": h, "listed": want, "ok": None if h is None else h == want}
         return out
 
     def snapshot(self, snapshot_id: int | None = None) -> Snapshot:
@@ -766,7 +766,7 @@ class Table:
                 raise FormatError(f"the index manifest says {want} bytes, the file has {len(data)}", rule="paimon.index.file-size",
                                   path="_FILE_SIZE", source=path)
             try:
-                entries = {e.offset: e for e in deletes.read_paimon_deletion_vectors(data, max_positions=budget)}
+                entries = {e.offset: e for e in deletes.read_paimon_deletion_vectors(open_source(data, name=path), max_positions=budget)}
             except FormatError as e:
                 raise e.with_source(path) from None
             for f in group:
