@@ -113,7 +113,8 @@ def test_deletion_vectors(corpus: Path, expected: dict[str, Any]) -> None:
             assert (pos.size, _sha(pos), pos[:20].tolist(), pos[-20:].tolist()) == (
                 v["positions"]["count"], v["positions"]["sha256"], v["positions"]["first"], v["positions"]["last"])
             d = live[rel].deletion_file
-            assert d is not None and (d.index_file_name, d.offset, d.length, d.cardinality) == (index_file, v["offset"], v["length"], v["cardinality"])
+            assert d is not None
+            assert (d.index_file_name, d.offset, d.length, d.cardinality) == (index_file, v["offset"], v["length"], v["cardinality"])
             assert t.deletion_vector(live[rel]).tolist() == pos.tolist()  # one entry by its range
     # snapshots before the deletes have none
     assert t.deletion_vectors(2) == {} and all(f.deletion_file is None for f in t.live_files(2))
