@@ -30,6 +30,8 @@ gen: $(NODE_STAMP)
 	@rm -rf $(GEN).tmp
 	$(KSC) --rules $(GEN).tmp/_rules.py -d $(GEN).tmp $(KSY)
 	@echo $(GEN_HDR) > $(GEN).tmp/__init__.py
+	$(KSC) --debug -d $(GEN).tmp/debug $(KSY)
+	@echo '"""The parsers in debug mode (field positions, no read on construction), for lakestruct explain. Do not edit."""' > $(GEN).tmp/debug/__init__.py
 	@rm -rf $(GEN) && mv $(GEN).tmp $(GEN)
 	@echo "generated $(words $(KSY)) spec(s) into $(GEN)/"
 
@@ -37,6 +39,7 @@ gen: $(NODE_STAMP)
 check-gen: $(NODE_STAMP)
 	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
 	$(KSC) --rules "$$tmp/_rules.py" -d "$$tmp" $(KSY) && echo $(GEN_HDR) > "$$tmp/__init__.py" && \
+	$(KSC) --debug -d "$$tmp/debug" $(KSY) && echo '"""The parsers in debug mode (field positions, no read on construction), for lakestruct explain. Do not edit."""' > "$$tmp/debug/__init__.py" && \
 	diff -ru --exclude=__pycache__ "$$tmp" $(GEN) && echo "$(GEN)/ is up to date"
 
 lint: $(STAMP)

@@ -4,7 +4,7 @@
 // The npm build of kaitai-struct-compiler@0.11.0 has no CLI, only
 // `compile(lang, yaml, importer, debug)`. This script is our stand-in:
 //
-//   node tools/ksc.mjs -t python|javascript [--python-package .] [--rules FILE]
+//   node tools/ksc.mjs -t python|javascript [--python-package .] [--rules FILE] [--debug]
 //                      [-I DIR] -d OUTDIR SPEC.ksy...
 //
 // * YAML is parsed with js-yaml 4.1.0 CORE_SCHEMA, exactly as the Kaitai Web IDE does.
@@ -21,6 +21,11 @@
 //   src_path -> (field path, rule name, width in bytes). Rule names come from the
 //   attribute's `-lakestruct-rule` key (keys starting with `-` are ignored by the
 //   compiler and the Web IDE), so the rule a reader reports lives in the spec itself.
+// * `--debug` compiles in debug mode (the API's `debug=true`, what the Web IDE uses): every
+//   object records where each field starts and ends (`_debug[field] = {start, end[, arr]}`,
+//   relative to its own stream, plus `SEQ_FIELDS`) and does not read itself on construction
+//   (call `_read()`). `make gen` writes this second output to generated/debug/, which
+//   `lakestruct explain` walks to annotate bytes.
 // * All specs compile in one node process (loading the compiler costs ~0.5 s).
 // * Exit status 1 on the first compile error, with the spec's name.
 import { createRequire } from "node:module";
@@ -32,12 +37,12 @@ const require = createRequire(import.meta.url);
 const compiler = require("kaitai-struct-compiler");
 
 function usage(msg) {
-  process.stderr.write(`ksc.mjs: ${msg}\nusage: ksc.mjs -t python|javascript [--python-package .] [--rules FILE] [-I DIR] -d OUTDIR SPEC.ksy...\n`);
+  process.stderr.write(`ksc.mjs: ${msg}\nusage: ksc.mjs -t python|javascript [--python-package .] [--rules FILE] [--debug] [-I DIR] -d OUTDIR SPEC.ksy...\n`);
   process.exit(2);
 }
 
 const args = process.argv.slice(2);
-let target = null, outDir = null, pyPackage = null, rulesFile = null;
+let target = null, outDir = null, pyPackage = null, rulesFile = null, debug = false;
 const includeDirs = [], specs = [];
 for (let i = 0; i < args.length; i++) {
   const a = args[i];
@@ -46,6 +51,7 @@ for (let i = 0; i < args.length; i++) {
   else if (a === "-I") includeDirs.push(args[++i]);
   else if (a === "--python-package") pyPackage = args[++i];
   else if (a === "--rules") rulesFile = args[++i];
+  else if (a === "--debug") debug = true;
   else if (a.startsWith("-")) usage(`unknown option ${a}`);
   else specs.push(a);
 }
@@ -159,7 +165,7 @@ for (const spec of specs) {
   let yaml;
   try {
     yaml = readYaml(spec);
-    const files = await compiler.compile(target, yaml, importerFor(spec), false);
+    const files = await compiler.compile(target, yaml, importerFor(spec), debug);
     const produced = new Set(Object.keys(files));
     for (const [name, source] of Object.entries(files)) {
       let text = source;
