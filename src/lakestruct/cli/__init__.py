@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from .. import __version__, twins
 from ..errors import LakestructError, UsageError
-from . import deletes, demo, inventory, parquet, puffin, scan
+from . import deletes, demo, inventory, paimon, parquet, puffin, scan
 
 __all__ = ["main"]
 
@@ -33,6 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
     parquet.register(sub)
     puffin.register(sub)
     deletes.register(sub)
+    paimon.register(sub)
     scan.register(sub)
     inventory.register(sub)
     demo.register(sub)

@@ -27,6 +27,7 @@ from ..roaring.read import DEFAULT_MAX_POSITIONS
 from ..source import list_files, open_source
 from .avro import read_avro_records
 from .binrow import Timestamp, decode_binary_row
+from .fileindex import FileIndex, parse_file_index, read_file_index
 from .model import (
     ADD,
     DELETE,
@@ -695,6 +696,27 @@ class Table:
         if s.options.get("index-file-in-data-file-dir", "false").lower() == "true":
             return _join(self.bucket_dir(self.decode_partition(entry.partition, s), entry.bucket, s), meta.file_name)
         return _join(self.path, "index", meta.file_name)
+
+    # data-file indexes -----------------------------------------------------------------------------
+
+    def file_index(self, file: LiveFile) -> FileIndex | None:
+        """A data file's index: embedded in its manifest entry, or the ``.index`` extra file beside it (None: none)."""
+        f = file.file
+        if f.embedded_index:
+            try:
+                return parse_file_index(f.embedded_index)
+            except FormatError as e:
+                raise e.with_source(f"{file.path} (_EMBEDDED_FILE_INDEX)") from None
+        for name in f.extra_files:
+            if name.endswith(".index"):
+                return read_file_index(name if _is_url(name) or name.startswith("/") else _join(file.path.rsplit("/", 1)[0], name))
+        return None
+
+    def index_kinds(self, file: LiveFile) -> list[str]:
+        """What indexes a data file has: ``deletion-vector`` when it has one, then its file index types."""
+        kinds = ["deletion-vector"] if file.deletion_file is not None else []
+        fi = self.file_index(file)
+        return kinds + (fi.kinds if fi is not None else [])
 
     # live files and deletion vectors ---------------------------------------------------------------
 

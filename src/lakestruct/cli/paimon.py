@@ -1,0 +1,216 @@
+"""``lakestruct paimon snapshots|schema|files|dv|index TABLE_DIR``: a Paimon table read from its files, every rule
+checked (manifests merged in order, BinaryRows decoded with the schema, deletion vectors against the index manifest)."""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+from typing import Any
+
+from .. import paimon
+from ..errors import LimitError
+from ._table import render_table
+from .deletes import add_max_positions, explain_limit
+
+__all__ = ["register"]
+
+SHOWN_ROWS = 20
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("paimon", help="Paimon tables: snapshots, schema, live files, deletion vectors, indexes")
+    psub = p.add_subparsers(dest="paimon_command", metavar="SUBCOMMAND")
+    psub.required = True
+    commands = {
+        "snapshots": ("every snapshot (EARLIEST/LATEST hints checked against the listing)", _snapshots),
+        "schema": ("the schema of a snapshot (default: the latest)", _schema),
+        "files": ("the live data files of a snapshot: partition, bucket, level, rows, deleted rows, key range, indexes", _files),
+        "dv": ("each data file's deleted row positions (CRC, range and cardinality checked against the index manifest)", _dv),
+        "index": ("the index files of a snapshot (deletion vectors, hash, global indexes) and the data-file indexes", _index),
+    }
+    for name, (help_text, func) in commands.items():
+        s = psub.add_parser(name, help=help_text, description=help_text[0].upper() + help_text[1:] + ".")
+        s.add_argument("table", metavar="TABLE_DIR", help="the table directory: local path or fsspec URL")
+        if name != "snapshots":
+            s.add_argument("--snapshot", type=int, metavar="N", help="snapshot id (default: the latest)")
+        if name == "dv":
+            s.add_argument("--all", action="store_true", help=f"show every deleted row (default: the first {SHOWN_ROWS})")
+            add_max_positions(s)
+        s.add_argument("--json", action="store_true")
+        s.set_defaults(func=func)
+
+
+def _print(doc: Any) -> None:
+    print(json.dumps(doc, indent=2, default=str))
+
+
+def _time(ms: int | None) -> str:
+    if ms is None:
+        return ""
+    return datetime.datetime.fromtimestamp(ms / 1000, datetime.UTC).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _snapshots(args: argparse.Namespace) -> int:
+    t = paimon.open_table(args.table)
+    hints = t.hints()
+    snaps = t.snapshots()
+    rows = [{"id": s.id, "schema_id": s.schema_id, "commit_kind": s.commit_kind, "time_millis": s.time_millis,
+             "total_record_count": s.total_record_count, "delta_record_count": s.delta_record_count,
+             "base_manifest_list": s.base_manifest_list, "delta_manifest_list": s.delta_manifest_list,
+             "changelog_manifest_list": s.changelog_manifest_list, "index_manifest": s.index_manifest,
+             "commit_user": s.commit_user, "writer_version": s.writer_version} for s in snaps]  # fmt: skip
+    if args.json:
+        _print({"table": args.table, "hints": hints, "snapshots": rows})
+        return 0
+    for name, h in hints.items():
+        state = "missing" if h["ok"] is None else ("ok" if h["ok"] else f"WRONG (listing says {h['listed']})")
+        print(f"{name.upper()} hint: {h['hint'] if h['hint'] is not None else '-'} ({state})")
+    header = ["id", "schema", "kind", "time (UTC)", "total rows", "delta rows", "index manifest"]
+    cells = [[str(s.id), str(s.schema_id), s.commit_kind or "", _time(s.time_millis), str(s.total_record_count),
+              str(s.delta_record_count), s.index_manifest or ""] for s in snaps]  # fmt: skip
+    print("\n".join(render_table(header, cells, right={0, 1, 4, 5})))
+    return 0
+
+
+def _type_doc(t: paimon.DataType) -> Any:
+    return str(t) if not t.fields and t.element is None and t.key is None else {
+        "type": str(t), **({"element": _type_doc(t.element)} if t.element else {}),
+        **({"key": _type_doc(t.key)} if t.key else {}), **({"value": _type_doc(t.value)} if t.value else {}),
+        **({"fields": [{"id": f.id, "name": f.name, "type": _type_doc(f.type)} for f in t.fields]} if t.fields else {}),
+    }  # fmt: skip
+
+
+def _schema(args: argparse.Namespace) -> int:
+    t = paimon.open_table(args.table)
+    s = t.schema(t.snapshot(args.snapshot).schema_id if args.snapshot is not None else None)
+    doc = {"id": s.id, "version": s.version, "fields": [{"id": f.id, "name": f.name, "type": _type_doc(f.type), "nullable": f.type.nullable}
+                                                        for f in s.fields],
+           "partition_keys": list(s.partition_keys), "primary_keys": list(s.primary_keys), "bucket": s.bucket,
+           "options": s.options, "comment": s.comment}  # fmt: skip
+    if args.json:
+        _print(doc)
+        return 0
+    print(f"schema {s.id} (version {s.version}), bucket {s.bucket}, partitioned by {list(s.partition_keys) or '-'}, "
+          f"primary key {list(s.primary_keys) or '-'}")
+    print("\n".join(render_table(["id", "name", "type"], [[str(f.id), f.name, str(f.type)] for f in s.fields], right={0})))
+    for k, v in sorted(s.options.items()):
+        print(f"  {k} = {v}")
+    return 0
+
+
+def _rel(t: paimon.Table, path: str) -> str:
+    return path[len(t.path) + 1 :] if path.startswith(t.path + "/") else path
+
+
+def _files(args: argparse.Namespace) -> int:
+    t = paimon.open_table(args.table)
+    snap = t.snapshot(args.snapshot)
+    schema = t.schema(snap.schema_id)
+    rows = []
+    for f in t.live_files(snap):
+        d = f.deletion_file
+        row: dict[str, Any] = {
+            "path": _rel(t, f.path), "partition": paimon.jsonable(f.partition), "bucket": f.bucket, "level": f.level,
+            "row_count": f.row_count, "deleted_rows": d.cardinality if d is not None else 0, "file_size": f.file.file_size,
+            "schema_id": f.file.schema_id, "min_sequence_number": f.file.min_sequence_number,
+            "max_sequence_number": f.file.max_sequence_number, "first_row_id": f.file.first_row_id,
+            "index_kinds": t.index_kinds(f), "deletion_file": None if d is None else
+            {"index_file": d.index_file_name, "offset": d.offset, "length": d.length, "cardinality": d.cardinality},
+        }  # fmt: skip
+        if schema.trimmed_primary_keys:
+            lo, hi = t.key_range(f)
+            row["min_key"], row["max_key"] = paimon.jsonable(lo), paimon.jsonable(hi)
+        rows.append(row)
+    if args.json:
+        _print({"table": args.table, "snapshot_id": snap.id, "files": rows})
+        return 0
+    print(f"snapshot {snap.id}: {len(rows)} live data files, {sum(r['row_count'] for r in rows)} rows, "
+          f"{sum(r['deleted_rows'] or 0 for r in rows)} deleted by deletion vectors")
+    header = ["path", "bucket", "level", "rows", "deleted", "indexes", *(["key range"] if schema.trimmed_primary_keys else [])]
+    cells = []
+    for r in rows:
+        c = [r["path"], str(r["bucket"]), str(r["level"]), str(r["row_count"]),
+             "?" if r["deletion_file"] and r["deleted_rows"] is None else str(r["deleted_rows"]), ",".join(r["index_kinds"]) or "-"]
+        if "min_key" in r:
+            c.append(f"{_key(r['min_key'])} .. {_key(r['max_key'])}")
+        cells.append(c)
+    print("\n".join(render_table(header, cells, right={1, 2, 3, 4})))
+    return 0
+
+
+def _key(k: dict[str, Any]) -> str:
+    return ", ".join(f"{n}={v}" for n, v in k.items())
+
+
+def _dv(args: argparse.Namespace) -> int:
+    try:
+        return _dv_checked(args)
+    except LimitError as e:
+        raise explain_limit(e) from None
+
+
+def _dv_checked(args: argparse.Namespace) -> int:
+    t = paimon.open_table(args.table)
+    snap = t.snapshot(args.snapshot)
+    live = t.live_files(snap)
+    dvs = t.deletion_vectors(snap, max_positions=args.max_positions)
+    out = []
+    for f in live:
+        if f.path not in dvs:
+            continue
+        pos = dvs[f.path]
+        d = f.deletion_file
+        assert d is not None
+        shown = pos if args.all or pos.size <= SHOWN_ROWS else pos[:SHOWN_ROWS]
+        e: dict[str, Any] = {"path": _rel(t, f.path), "row_count": f.row_count, "index_file": d.index_file_name, "offset": d.offset,
+                             "length": d.length, "cardinality": int(pos.size), "deleted_rows": shown.tolist()}
+        if shown.size < pos.size:
+            e["deleted_rows_truncated"] = True
+            e["last_deleted_row"] = int(pos[-1])
+        out.append(e)
+    if args.json:
+        _print({"table": args.table, "snapshot_id": snap.id, "deletion_vectors": out})
+        return 0
+    print(f"snapshot {snap.id}: {len(out)} of {len(live)} live data files have deletion vectors")
+    for e in out:
+        more = f", ... {e['last_deleted_row']}] (--all shows all {e['cardinality']})" if e.get("deleted_rows_truncated") else "]"
+        print(f"  {e['path']}: {e['cardinality']} of {e['row_count']} rows deleted ({e['index_file']} offset {e['offset']}, "
+              f"length {e['length']})")
+        print(f"      deletedRows [{', '.join(map(str, e['deleted_rows']))}{more}")
+    return 0
+
+
+def _index(args: argparse.Namespace) -> int:
+    t = paimon.open_table(args.table)
+    snap = t.snapshot(args.snapshot)
+    schema = t.schema(snap.schema_id)
+    entries = []
+    for e in t.index_entries(snap):
+        m = e.index_file
+        entries.append({
+            "index_type": m.index_type, "file_name": m.file_name, "path": _rel(t, t.index_file_path(e, schema)),
+            "partition": paimon.jsonable(t.decode_partition(e.partition, schema)), "bucket": e.bucket, "file_size": m.file_size,
+            "row_count": m.row_count,
+            "deletion_vectors": None if m.dv_ranges is None else [
+                {"data_file": r.data_file_name, "offset": r.offset, "length": r.length, "cardinality": r.cardinality} for r in m.dv_ranges],
+        })  # fmt: skip
+    file_indexes: list[dict[str, Any]] = []
+    for f in t.live_files(snap):
+        fi = t.file_index(f)
+        if fi is not None:
+            refs = [{"column": r.column, "type": r.type, "offset": r.start, "length": r.length} for r in fi.indexes]
+            file_indexes.append({"path": _rel(t, f.path), "embedded": bool(f.file.embedded_index), "indexes": refs})
+    if args.json:
+        _print({"table": args.table, "snapshot_id": snap.id, "index_manifest": snap.index_manifest, "index_files": entries,
+                "file_indexes": file_indexes})
+        return 0
+    print(f"snapshot {snap.id}: index manifest {snap.index_manifest or '-'}, {len(entries)} index files")
+    cells = [[e["index_type"], e["path"], str(e["bucket"]), str(e["file_size"]), str(e["row_count"])] for e in entries]
+    if cells:
+        print("\n".join(render_table(["type", "path", "bucket", "bytes", "rows"], cells, right={2, 3, 4})))
+    print(f"{len(file_indexes)} data files have a file index")
+    for fi_doc in file_indexes:
+        kinds = ", ".join(f"{i['column']}:{i['type']}" for i in fi_doc["indexes"])
+        print(f"  {fi_doc['path']}{' (embedded)' if fi_doc['embedded'] else ''}: {kinds}")
+    return 0
