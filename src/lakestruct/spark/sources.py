@@ -528,8 +528,10 @@ PARQUET_PAGES = RowSource(
     "are read through small range reads; page bodies only to check a CRC.",
 )
 
+from .paimon_source import PAIMON_FILES  # noqa: E402 - Paimon tables (docs/paimon.md)
+
 #: every source, by name
-SOURCES: Mapping[str, RowSource] = {s.name: s for s in (LAKE_FILES, PUFFIN, DELETION_VECTORS, PARQUET_CHUNKS, PARQUET_PAGES)}
+SOURCES: Mapping[str, RowSource] = {s.name: s for s in (LAKE_FILES, PUFFIN, DELETION_VECTORS, PARQUET_CHUNKS, PARQUET_PAGES, PAIMON_FILES)}
 
 
 def source(name: str) -> RowSource:
