@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from .. import __version__, twins
 from ..errors import LakestructError, UsageError
-from . import deletes, demo, inventory, paimon, parquet, puffin, scan
+from . import deletes, demo, gen, inventory, paimon, parquet, puffin, scan
 
 __all__ = ["main"]
 
@@ -37,6 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
     scan.register(sub)
     inventory.register(sub)
     demo.register(sub)
+    gen.register(sub)
     return p
 
 

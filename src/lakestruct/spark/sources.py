@@ -528,10 +528,13 @@ PARQUET_PAGES = RowSource(
     "are read through small range reads; page bodies only to check a CRC.",
 )
 
+from .kaitai_source import KAITAI  # noqa: E402 - any Kaitai spec as a table (docs/kaitai.md)
 from .paimon_source import PAIMON_FILES  # noqa: E402 - Paimon tables (docs/paimon.md)
 
 #: every source, by name
-SOURCES: Mapping[str, RowSource] = {s.name: s for s in (LAKE_FILES, PUFFIN, DELETION_VECTORS, PARQUET_CHUNKS, PARQUET_PAGES, PAIMON_FILES)}
+SOURCES: Mapping[str, RowSource] = {
+    s.name: s for s in (LAKE_FILES, PUFFIN, DELETION_VECTORS, PARQUET_CHUNKS, PARQUET_PAGES, KAITAI, PAIMON_FILES)
+}
 
 
 def source(name: str) -> RowSource:
