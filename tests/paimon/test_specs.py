@@ -121,8 +121,10 @@ def test_dv_index_roundtrip(vectors: list[list[int]], bits: int) -> None:
         oracle = BitMap64.deserialize(e.bitmap) if bits == 64 else BitMap.deserialize(e.bitmap)
         assert list(oracle) == v
     for (off, length, card), v in zip(metas, want, strict=True):
-        one = deletes.read_paimon_deletion_vector(data, offset=off, length=length, cardinality=card)
-        assert one.vector.positions().tolist() == v and one.bits == bits
+        one = paimon.dv.read_dv_entry(data, offset=off, length=length, cardinality=card)
+        assert one.positions.tolist() == v and one.bits == bits
+    assert [(e.offset, e.length, e.positions.tolist()) for e in paimon.dv.parse_dv_index(data)] == [
+        (o, n, v) for (o, n, _), v in zip(metas, want, strict=True)]
 
 
 @settings(max_examples=30)

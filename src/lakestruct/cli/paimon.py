@@ -11,11 +11,24 @@ from typing import Any
 from .. import paimon
 from ..errors import LimitError
 from ._table import render_table
-from .deletes import add_max_positions, explain_limit
 
 __all__ = ["register"]
 
 SHOWN_ROWS = 20
+#: Positions ``dv`` decodes per table unless ``--max-positions`` says otherwise: 2^24 (128 MiB of int64).
+CLI_MAX_POSITIONS = 1 << 24
+
+
+def _max_positions(text: str) -> int | None:
+    if text.lower() in ("none", "unlimited"):
+        return None
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer or 'none', not {text!r}")
+    return n
 
 
 def register(sub: Any) -> None:
@@ -36,7 +49,9 @@ def register(sub: Any) -> None:
             s.add_argument("--snapshot", type=int, metavar="N", help="snapshot id (default: the latest)")
         if name == "dv":
             s.add_argument("--all", action="store_true", help=f"show every deleted row (default: the first {SHOWN_ROWS})")
-            add_max_positions(s)
+            s.add_argument("--max-positions", type=_max_positions, default=CLI_MAX_POSITIONS, metavar="N",
+                           help=f"decode at most N deleted positions per index file (default {CLI_MAX_POSITIONS:,} = 2^24; 'none' "
+                           "for no limit); more exit 1 with roaring.max-positions")
         s.add_argument("--json", action="store_true")
         s.set_defaults(func=func)
 
@@ -147,7 +162,9 @@ def _dv(args: argparse.Namespace) -> int:
     try:
         return _dv_checked(args)
     except LimitError as e:
-        raise explain_limit(e) from None
+        if e.rule == "roaring.max-positions" and "--max-positions" not in e.message:
+            e.message += "; --max-positions N raises the limit ('none' lifts it)"
+        raise
 
 
 def _dv_checked(args: argparse.Namespace) -> int:

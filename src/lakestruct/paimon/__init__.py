@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 from .binrow import ROW_KINDS, Timestamp, decode_binary_row, decode_row_fields
+from .dv import DvEntry, parse_dv_index, read_dv_entry
 from .fileindex import FileIndex, IndexRef, read_file_index
 from .model import (
     ADD,
@@ -53,6 +54,7 @@ __all__ = [
     "DataType",
     "DeletionFile",
     "DeletionVectorMeta",
+    "DvEntry",
     "FileIndex",
     "IndexFileMeta",
     "IndexManifestEntry",
@@ -72,11 +74,13 @@ __all__ = [
     "encode_dv_index_file",
     "jsonable",
     "open_table",
+    "parse_dv_index",
     "parse_schema",
     "parse_snapshot",
     "parse_type",
     "partition_path",
     "read_data_manifest",
+    "read_dv_entry",
     "read_file_index",
     "read_index_manifest",
     "read_manifest_list",

@@ -21,12 +21,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .. import deletes
 from ..errors import FormatError, SourceError
 from ..roaring.read import DEFAULT_MAX_POSITIONS
 from ..source import list_files, open_source
 from .avro import read_avro_records
 from .binrow import Timestamp, decode_binary_row
+from .dv import parse_dv_index, read_dv_entry
 from .fileindex import FileIndex, parse_file_index, read_file_index
 from .model import (
     ADD,
@@ -761,9 +761,8 @@ class Table:
         d = file.deletion_file
         if d is None:
             return np.empty(0, dtype=np.int64)
-        entry = deletes.read_paimon_deletion_vector(d.path, offset=d.offset, length=d.length, cardinality=d.cardinality,
-                                                    max_positions=max_positions)
-        pos = entry.vector.positions()
+        entry = read_dv_entry(d.path, offset=d.offset, length=d.length, cardinality=d.cardinality, max_positions=max_positions)
+        pos = entry.positions
         _check_past_end(pos, file, d)
         return pos
 
@@ -788,7 +787,7 @@ class Table:
                 raise FormatError(f"the index manifest says {want} bytes, the file has {len(data)}", rule="paimon.index.file-size",
                                   path="_FILE_SIZE", source=path)
             try:
-                entries = {e.offset: e for e in deletes.read_paimon_deletion_vectors(open_source(data, name=path), max_positions=budget)}
+                entries = {e.offset: e for e in parse_dv_index(data, max_positions=budget)}
             except FormatError as e:
                 raise e.with_source(path) from None
             for f in group:
@@ -799,7 +798,7 @@ class Table:
                     found = "no entry starts there" if hit is None else f"the entry there has length {hit.length}"
                     raise FormatError(f"DeletionVectorMeta of {f.file.file_name} (offset {d.offset}, length {d.length}): {found}",
                                       rule="paimon-dv.meta-range", path="entry", offset=d.offset, source=path)
-                pos = hit.vector.positions()
+                pos = hit.positions
                 if d.cardinality is not None and d.cardinality != pos.size:
                     raise FormatError(f"DeletionVectorMeta cardinality of {f.file.file_name} is {d.cardinality}, "
                                       f"the vector holds {pos.size}", rule="paimon-dv.cardinality", path="entry", offset=d.offset,
@@ -807,7 +806,7 @@ class Table:
                 _check_past_end(pos, f, d)
                 out[f.path] = pos
             if budget is not None:
-                budget -= sum(x.vector.cardinality for x in entries.values())
+                budget -= sum(x.cardinality for x in entries.values())
                 budget = max(budget, 0)
         return out
 
