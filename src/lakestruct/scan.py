@@ -4,6 +4,9 @@
 ``detect(path)`` names a file's format from its first and last bytes; ``check_file(path, fmt)``
 runs that format's checks with the library's own readers and returns a :class:`ScanResult`
 (never raises for malformed input: the broken rule, offset and field path are in the result).
+``validate_file(path, fmt, deep=...)`` runs the same checks and also returns every
+:class:`Finding` (each broken rule, and the discrepancies the readers tolerate as warnings);
+``deep=True`` also decodes every Parquet page's levels and values (``lakestruct validate --deep``).
 
 Formats (``ScanResult.format``) and how ``detect`` recognises them, in this order:
 
@@ -44,7 +47,7 @@ the whole file for a weak signature under another name) and once by ``check_file
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -52,15 +55,33 @@ import numpy as np
 from . import deletes, parquet, puffin, roaring, sketches
 from .deletes.read import PAIMON_MAGIC32
 from .errors import FormatError, LakestructError
+from .parquet.assembly import leaf_chains, leaf_converter, schema_tree
+from .parquet.model import Type
+from .parquet.values import DecodeBudget, chunk_spec, iter_chunk
 from .sketches.read import PRE_LONGS_BY_VERSION
 from .source import list_files, open_source
 
-__all__ = ["FORMATS", "VERIFY_LIMIT", "ScanResult", "check_file", "detect", "walk"]
+__all__ = [
+    "FORMATS",
+    "MAX_FINDINGS",
+    "VERIFY_LIMIT",
+    "FileReport",
+    "Finding",
+    "ScanResult",
+    "check_file",
+    "detect",
+    "validate_file",
+    "walk",
+]
 
 #: Every value ``detect`` returns (and ``ScanResult.format`` holds).
 FORMATS = ("puffin", "parquet", "dv-file", "dv-blob", "theta", "roaring32", "roaring64")
 #: Largest file a weak signature is verified on by reading it whole (other names than *.sk, *.bin, *.roaring).
 VERIFY_LIMIT = 64 << 20
+#: Most findings (errors and warnings) :func:`validate_file` reports for one file; the rest are counted.
+MAX_FINDINGS = 100
+#: The decoding bounds of the Parquet data layer: once one is reached, deep validation of the file stops.
+_BUDGET_RULES = ("parquet.values.count-limit", "parquet.values.size-limit")
 
 _ROARING_NAMES = (".bin", ".roaring")
 _THETA_NAMES = (".sk",)
@@ -78,6 +99,35 @@ class ScanResult:
     rule: str | None = None
     offset: int | None = None
     field_path: str | None = None
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One rule a file breaks (or, when ``warning``, a discrepancy the readers tolerate)."""
+
+    rule: str | None  # None: the bytes could not be read at all (a SourceError)
+    offset: int | None
+    field_path: str | None
+    message: str
+    warning: bool = False
+
+
+@dataclass(frozen=True)
+class FileReport:
+    """What :func:`validate_file` found: the :class:`ScanResult` ``scan`` prints and every finding
+    (errors first, in the order met, then warnings; at most :data:`MAX_FINDINGS`, ``more`` counts the rest)."""
+
+    result: ScanResult
+    findings: tuple[Finding, ...]
+    more: int = 0
+
+    @property
+    def errors(self) -> tuple[Finding, ...]:
+        return tuple(f for f in self.findings if not f.warning)
+
+    @property
+    def warnings(self) -> tuple[Finding, ...]:
+        return tuple(f for f in self.findings if f.warning)
 
 
 def detect(path: str) -> str | None:
@@ -144,46 +194,90 @@ def _is_whole(fmt: str, data: bytes) -> bool:
     return True
 
 
-def check_file(path: str, fmt: str) -> ScanResult:
-    """Run every check of ``fmt`` on ``path``; malformed input becomes a failed result."""
+def check_file(path: str, fmt: str, *, deep: bool = False) -> ScanResult:
+    """Run every check of ``fmt`` on ``path``; malformed input becomes a failed result (the first
+    rule broken). ``deep``: see :func:`validate_file`."""
+    return validate_file(path, fmt, deep=deep).result
+
+
+def validate_file(path: str, fmt: str, *, deep: bool = False) -> FileReport:
+    """Run every check of ``fmt`` on ``path`` and report every finding; never raises for malformed input.
+
+    Without ``deep`` these are ``scan``'s checks: one reader call per format, so at most one error
+    (the first rule broken), plus the Parquet warnings met. With ``deep``, a Parquet file is also
+    decoded: every page of every column chunk (levels, values, dictionary pages, decompression)
+    under one :class:`~lakestruct.parquet.values.DecodeBudget` for the whole file, and every leaf's
+    annotation checked; a chunk that breaks a rule is reported and the others are still decoded
+    (the same rule at the same offset is reported once). Other formats are decoded whole either way
+    (Puffin: every blob, deletion vectors and Theta sketches decoded and held to their metadata).
+    """
+    found: list[Finding] = []
     try:
-        if fmt == "parquet":
-            return _check_parquet(path)
-        if fmt == "puffin":
-            with puffin.open(path) as r:
-                r.check()
-                kinds: dict[str, int] = {}
-                for b in r.blobs:
-                    kinds[b.type] = kinds.get(b.type, 0) + 1
-                desc = ", ".join(f"{n} {t}" for t, n in kinds.items()) or "no blobs"
-                return ScanResult(path, fmt, True, f"{len(r.blobs)} blob(s): {desc}")
-        if fmt == "dv-file":
-            entries = deletes.read_paimon_deletion_vectors(path)
-            bits = ", ".join(f"{sum(e.bits == b for e in entries)} {b}-bit" for b in (64, 32) if any(e.bits == b for e in entries))
-            rows = sum(e.vector.cardinality for e in entries)
-            return ScanResult(path, fmt, True, f"Delta/Paimon DV file: {len(entries)} deletion vector(s) ({bits}), {rows} deleted rows")
-        if fmt == "dv-blob":
-            dv = deletes.DeletionVector.from_blob(_read_all(path))
-            return ScanResult(path, fmt, True, f"deletion-vector-v1 blob: {dv.cardinality} deleted rows")
-        if fmt == "theta":
-            sk = sketches.ThetaSketch.from_bytes(path, seed=None)
-            mode = f"theta {sk.theta:.6g}" if sk.is_estimation_mode else "exact"
-            summary = (f"compact Theta sketch, serial version {sk.serial_version}: {sk.num_retained} retained, {mode}, "
-                       f"estimate {sk.estimate():.6g}")
-            if not sk.empty and sk.seed_hash != sketches.DEFAULT_SEED_HASH:
-                summary += f"; seed hash 0x{sk.seed_hash:04x} (not the default seed's)"
-            return ScanResult(path, fmt, True, summary)
-        if fmt in ("roaring32", "roaring64"):
-            data = _read_all(path)
-            values: np.ndarray = roaring.decode_roaring32(data) if fmt == "roaring32" else roaring.decode_roaring64(data)
-            span = f" in [{int(values[0])}, {int(values[-1])}]" if values.size else ""
-            return ScanResult(path, fmt, True, f"{fmt[-2:]}-bit portable Roaring bitmap: {values.size} values{span}")
-        raise ValueError(f"unknown format {fmt!r}")
+        summary = _check(path, fmt, deep, found)
+    except parquet.EncryptedError as e:
+        text = f"not readable without keys: {e.message}"
+        note = Finding(e.rule, e.offset, e.path, text, warning=True)
+        return FileReport(ScanResult(path, "parquet", True, text, e.rule, e.offset, e.path), (note,))
     except FormatError as e:
-        where = f"offset {e.offset}" if e.offset is not None else "offset unknown"
-        return ScanResult(path, fmt, False, f"{e.rule} at {where} ({e.path}): {e.message}", e.rule, e.offset, e.path)
-    except LakestructError as e:
-        return ScanResult(path, fmt, False, str(e))
+        found.insert(0, _finding(e))
+    except LakestructError as e:  # the bytes could not be read (a missing file, a failed range read)
+        found.insert(0, Finding(None, None, None, str(e)))
+    errors = [f for f in found if not f.warning]
+    warnings = [f for f in found if f.warning]
+    findings = (errors + warnings)[:MAX_FINDINGS]
+    more = len(found) - len(findings)
+    if not errors:
+        return FileReport(ScanResult(path, fmt, True, summary), tuple(findings), more)
+    first = errors[0]
+    if first.rule is None:
+        return FileReport(ScanResult(path, fmt, False, first.message), tuple(findings), more)
+    where = f"offset {first.offset}" if first.offset is not None else "offset unknown"
+    text = f"{first.rule} at {where} ({first.field_path}): {first.message}"
+    if len(errors) > 1:
+        text += f" (and {len(errors) - 1} more error(s))"
+    return FileReport(ScanResult(path, fmt, False, text, first.rule, first.offset, first.field_path), tuple(findings), more)
+
+
+def _finding(e: FormatError, *, warning: bool = False) -> Finding:
+    return Finding(e.rule, e.offset, e.path, e.message, warning)
+
+
+def _check(path: str, fmt: str, deep: bool, found: list[Finding]) -> str:
+    """Run the checks of ``fmt`` and return the summary of what the file holds. The first rule
+    broken is raised, except in a deep Parquet check, which appends every error to ``found``
+    (and returns); warnings are appended to ``found``."""
+    if fmt == "parquet":
+        return _check_parquet(path, deep, found)
+    if fmt == "puffin":
+        with puffin.open(path) as r:
+            r.check()
+            kinds: dict[str, int] = {}
+            for b in r.blobs:
+                kinds[b.type] = kinds.get(b.type, 0) + 1
+            desc = ", ".join(f"{n} {t}" for t, n in kinds.items()) or "no blobs"
+            return f"{len(r.blobs)} blob(s): {desc}"
+    if fmt == "dv-file":
+        entries = deletes.read_paimon_deletion_vectors(path)
+        bits = ", ".join(f"{sum(e.bits == b for e in entries)} {b}-bit" for b in (64, 32) if any(e.bits == b for e in entries))
+        rows = sum(e.vector.cardinality for e in entries)
+        return f"Delta/Paimon DV file: {len(entries)} deletion vector(s) ({bits}), {rows} deleted rows"
+    if fmt == "dv-blob":
+        dv = deletes.DeletionVector.from_blob(_read_all(path))
+        return f"deletion-vector-v1 blob: {dv.cardinality} deleted rows"
+    if fmt == "theta":
+        sk = sketches.ThetaSketch.from_bytes(path, seed=None)
+        mode = f"theta {sk.theta:.6g}" if sk.is_estimation_mode else "exact"
+        summary = (f"compact Theta sketch, serial version {sk.serial_version}: {sk.num_retained} retained, {mode}, "
+                   f"estimate {sk.estimate():.6g}")
+        if not sk.empty and sk.seed_hash != sketches.DEFAULT_SEED_HASH:
+            summary += f"; seed hash 0x{sk.seed_hash:04x} (not the default seed's)"
+        return summary
+    if fmt in ("roaring32", "roaring64"):
+        data = _read_all(path)
+        values: np.ndarray = roaring.decode_roaring32(data) if fmt == "roaring32" else roaring.decode_roaring64(data)
+        span = f" in [{int(values[0])}, {int(values[-1])}]" if values.size else ""
+        return f"{fmt[-2:]}-bit portable Roaring bitmap: {values.size} values{span}"
+    raise ValueError(f"unknown format {fmt!r}")
 
 
 def _read_all(path: str) -> bytes:
@@ -191,17 +285,74 @@ def _read_all(path: str) -> bytes:
         return src.read(0, src.size)
 
 
-def _check_parquet(path: str) -> ScanResult:
-    """Footer, schema and every page header; encrypted files are reported, not failed."""
-    try:
-        with parquet.open(path) as pq:
+def _check_parquet(path: str, deep: bool, found: list[Finding]) -> str:
+    """Footer, schema and every page header (``check()``); with ``deep``, every page decoded too.
+    Encrypted files raise :class:`~lakestruct.parquet.EncryptedError` (reported, not failed)."""
+    with parquet.open(path) as pq:
+        seen: set[tuple[str, int | None]] = set()
+
+        def report(e: FormatError) -> None:
+            if (e.rule, e.offset) not in seen:
+                seen.add((e.rule, e.offset))
+                found.append(_finding(e))
+
+        n_pages: int | None = None
+        try:
             n_pages = pq.check()
-            md = pq.metadata
-            note = f"; {len(pq.warnings)} warning(s): {pq.warnings[0].rule}" if pq.warnings else ""
-            summary = f"{md.num_rows} rows, {len(md.row_groups)} row group(s), {len(pq.columns())} column(s), {n_pages} pages{note}"
-            return ScanResult(path, "parquet", True, summary)
-    except parquet.EncryptedError as e:
-        return ScanResult(path, "parquet", True, f"not readable without keys: {e.message}", e.rule, e.offset, e.path)
+        except parquet.EncryptedError:
+            raise
+        except FormatError as e:
+            if not deep:
+                raise
+            report(e)
+        md = pq.metadata
+        done = _decode_parquet(pq, report) if deep else ""
+        for w in pq.warnings:  # a chunk walked twice (check, then decoding) records its warning twice
+            if (w.rule, w.offset) not in seen:
+                seen.add((w.rule, w.offset))
+                found.append(_finding(w, warning=True))
+        pages = "" if n_pages is None else f", {n_pages} pages"
+        note = f"; {len(pq.warnings)} warning(s): {pq.warnings[0].rule}" if pq.warnings else ""
+        return f"{md.num_rows} rows, {len(md.row_groups)} row group(s), {len(pq.columns())} column(s){pages}{done}{note}"
+
+
+def _decode_parquet(pq: parquet.ParquetFile, report: Callable[[FormatError], None]) -> str:
+    """Decode every column chunk, row group by row group, under one budget; report what breaks.
+    Returns the summary's addition (values decoded)."""
+    budget = DecodeBudget()
+    leaves = pq.columns()
+    try:
+        chains = leaf_chains(schema_tree(pq.metadata.schema))
+    except FormatError as e:
+        e.offset = pq.footer.offset if e.offset is None else e.offset
+        report(e)
+        chains = []
+
+    def warn(w: FormatError) -> None:
+        w.offset = pq.footer.offset
+        if not any((x.rule, x.path) == (w.rule, w.path) for x in pq.warnings):
+            pq.warnings.append(w)
+
+    for chain in chains:
+        try:
+            leaf_converter(chain[-1], warn)
+        except FormatError as e:
+            e.offset = pq.footer.offset if e.offset is None else e.offset
+            report(e)
+    values = 0
+    known = [i for i, leaf in enumerate(leaves) if isinstance(leaf.physical_type, Type)]  # check() names the others
+    for rg in range(pq.num_row_groups):
+        for col in known:
+            try:
+                spec = chunk_spec(pq, rg, col)
+                for page in iter_chunk(spec, pq.source.read, budget=budget):
+                    if page.type in (0, 3):
+                        values += page.num_values
+            except FormatError as e:
+                report(e)
+                if e.rule in _BUDGET_RULES:
+                    return f", decoding stopped at row group {rg}, column {col}"
+    return f", {values} values decoded"
 
 
 def walk(paths: list[str]) -> Iterator[str]:

@@ -59,7 +59,12 @@ class Spec:
 
     @classmethod
     def open(cls, spec: str, *, import_dirs: Sequence[str | os.PathLike[str]] = ()) -> Spec:
-        """A ``.ksy`` path or a generated module's name."""
+        """A ``.ksy`` path, a generated module's ``.py`` file, or an importable generated module's name."""
+        if spec.endswith(".py"):
+            p = Path(spec)
+            if not p.is_file():
+                raise UsageError(f"spec {spec!r}: no such file")
+            return cls(bundle_from_dir(p.parent, p.stem))
         if spec.endswith(".ksy") or os.sep in spec or Path(spec).is_file():
             return cls.from_ksy(spec, import_dirs=import_dirs)
         return cls.from_module(spec)

@@ -10,8 +10,8 @@ Rules (``FormatError.rule``): ``parquet.min-size``, ``parquet.header-magic``,
 ``parquet.trailing-magic``, ``parquet.footer-length``, ``parquet.encrypted``
 (:class:`EncryptedError`), ``parquet.schema``, ``parquet.column-missing-metadata``,
 ``parquet.chunk-range``, ``parquet.page-size``, ``parquet.page-overrun``, ``parquet.row-group-columns``,
-``parquet.external-chunk``, ``parquet.chunk-size`` and ``parquet.chunk-num-values``
-(:meth:`ParquetFile.check`), plus the ``thrift.*`` rules of the decoder and those of
+``parquet.external-chunk``, ``parquet.chunk-size``, ``parquet.chunk-num-values`` and
+``parquet.schema.physical-type`` (:meth:`ParquetFile.check`), plus the ``thrift.*`` rules of the decoder and those of
 ``index``/``bloom``.
 """
 
@@ -565,11 +565,22 @@ class ParquetFile:
         each chunk exactly (``parquet.chunk-size``, kept as a warning when the stated size is
         short), data-page value counts summing to ``num_values`` (``parquet.chunk-num-values``),
         each OffsetIndex against the walk, and every page CRC that is present (``parquet.page-crc``).
-        Encrypted columns raise :class:`EncryptedError`.
+        Encrypted columns raise :class:`EncryptedError`. A schema element whose physical type is
+        none of ``Type``'s values (kept as a plain int on reading) is ``parquet.schema.physical-type``.
         Returns the number of pages."""
         from .index import check_offset_index
 
         leaves = len(self.columns())
+        for i, el in enumerate(self.metadata.schema):
+            if el.type is not None and not isinstance(el.type, Type):
+                raise FormatError(
+                    f"schema element {el.name!r} has physical type {el.type}, which is not a Parquet type (0-7: BOOLEAN to "
+                    "FIXED_LEN_BYTE_ARRAY)",
+                    rule="parquet.schema.physical-type",
+                    path=f"footer.schema[{i}].type",
+                    offset=self.footer.offset,
+                    source=self.name,
+                )
         n = 0
         for rg in range(self.num_row_groups):
             ncols = len(self.metadata.row_groups[rg].columns)

@@ -110,8 +110,8 @@ KAITAI = RowSource(
     rows=_rows,
     prepare=prepare,
     options={
-        "spec": "required: a .ksy file (compiled once on the driver; needs Node.js and the npm compiler there) "
-        "or the name of a module `lakestruct gen` wrote",
+        "spec": "required: a .ksy file (compiled once on the driver; needs Node.js and the npm compiler there), "
+        "or a module `lakestruct gen` wrote: its .py file, or its name when Spark's Python can import it",
         "import_path": "folders (comma-separated) that imports such as /network/ethernet_frame resolve against",
         "root": "dotted path of the repeated field whose items become rows (packets); default: one row per file",
         "instances": "comma-separated instance names (or type.name) to add as columns, or all; default none",
