@@ -11,14 +11,14 @@ import pytest
 from lakestruct.kaitai import KaitaiToolchainError, compile
 from lakestruct.spark import batches, full_schema, source
 from lakestruct.spark.listing import list_files
-
 from tests.kaitai.conftest import write_pcap
 
 
 def _plain(paths: list[str], options: dict[str, str]) -> list[dict[str, Any]]:
     src = source("kaitai")
     opts = src.prepare(options) if src.prepare else options
-    rows: list[dict[str, Any]] = pa.Table.from_batches(list(batches(src, list_files(paths), opts)), schema=full_schema(src, opts)).to_pylist()
+    table = pa.Table.from_batches(list(batches(src, list_files(paths), opts)), schema=full_schema(src, opts))
+    rows: list[dict[str, Any]] = table.to_pylist()
     return rows
 
 
