@@ -149,6 +149,8 @@ def _templates(expr: ast.expr, d: _Def | None, consts: dict[str, str], depth: in
 PASS_THROUGH = {
     ("_kaitai.py", "kaitai_call", "rule"): "a spec's -lakestruct-rule from _generated/_rules.py (checked on its own), unpacked "
     "from a lookup",
+    ("kaitai/runtime.py", "translate", "rule"): "a user spec's valid: rule, unpacked from _validation (the kaitai room's "
+    "{spec}.{field} family)",
 }
 
 

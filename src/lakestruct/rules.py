@@ -314,6 +314,22 @@ ROOMS: tuple[Room, ...] = (
         "paimon.dv-index.length": "Kaitai spec: an entry's length does not fit the file",
         "paimon.dv-index.magic": "Kaitai spec: an entry's vector has neither DV magic",
     }),
+    Room("kaitai", "Any Kaitai spec as rows (lakestruct gen, the kaitai Spark source)", None, "lakestruct.kaitai", {
+        "kaitai.compile": "The Kaitai compiler refused a spec (or ran for more than 10 minutes)",
+        "kaitai.file-size": "A file is larger than max_file_bytes (LimitError)",
+        "kaitai.record-limit": "More records than max_records (LimitError)",
+        "kaitai.object-limit": "More parsed objects than the file's size justifies, such as a spec looping on zero-size items "
+        "(LimitError)",
+        "kaitai.depth": "Structures nest deeper than Python's recursion limit (LimitError)",
+        "kaitai.value-range": "A parsed value does not fit its column's type (the cell is null, the row kept)",
+    }, families={
+        "{spec}.truncated": "A user spec's parser ran out of input",
+        "{spec}.structure": "A user spec's parser refused the bytes",
+        "{spec}.encoding": "A string of a user spec is not in its declared encoding",
+        "{spec}.process": "A user spec's zlib process step failed",
+        "{spec}.evaluation": "An expression of a user spec failed while parsing",
+        "{spec}.{field}": "A valid: check of a user spec failed: its -lakestruct-rule, or the spec id, type path and field",
+    }),
     Room("scan", "Scanning and validating", "scan.md", "lakestruct.cli.validate", {
         "scan.format-unknown": "validate: a file named on the command line is of no format lakestruct reads (use --format)",
     }),
