@@ -363,14 +363,16 @@ def scan64(
 
 
 def fill(ctx_data: bytes | bytearray | memoryview, scan: Scan, *, base: int = 0, path: str = "",
-         max_positions: int | None = None) -> Array:
-    """Decode every container of ``scan`` into one sorted uint64 array."""
+         max_positions: int | None = None, dtype: Any = U64) -> Array:
+    """Decode every container of ``scan`` into one sorted array of ``dtype`` (uint64, or uint32 for a 32-bit
+    bitmap: values are computed per chunk and written straight into the output, which is the only allocation
+    in proportion to the cardinality)."""
     ctx = _Ctx(ctx_data, base, path)
     total = scan.cardinality
     if max_positions is not None and total > max_positions:
         raise LimitError(f"the bitmap holds {total} positions; the limit is {max_positions}", rule="roaring.max-positions",
                          path=path or "bitmap", offset=base)
-    out = np.empty(total, dtype=U64)
+    out = np.empty(total, dtype=dtype)
     if total == 0:
         return out
     out_start = _excl_cumsum(scan.card)
@@ -443,9 +445,10 @@ def fill(ctx_data: bytes | bytearray | memoryview, scan: Scan, *, base: int = 0,
 
 
 def decode32(data: bytes | bytearray | memoryview, *, base: int = 0, path: str = "", allow_trailing: bool = False,
-             max_positions: int | None = None) -> Array:
+             max_positions: int | None = None, wide: bool = False) -> Array:
+    """Values of a 32-bit bitmap as uint32 (4 bytes per value), or uint64 with ``wide``."""
     scan = scan32(data, base=base, path=path, allow_trailing=allow_trailing)
-    return fill(data, scan, base=base, path=path, max_positions=max_positions).astype(np.uint32)
+    return fill(data, scan, base=base, path=path, max_positions=max_positions, dtype=U64 if wide else np.uint32)
 
 
 def decode64(data: bytes | bytearray | memoryview, *, base: int = 0, path: str = "", iceberg: bool = False,

@@ -41,6 +41,11 @@ cdef inline uint64_t rd64(const uint8_t* b, Py_ssize_t p) noexcept nogil:
 
 KIND_NAMES = ("array", "bitmap", "run")
 
+# The output is uint64 (64-bit bitmaps, or 32-bit ones decoded wide; ``_Walker.fill32``) or uint32 (32-bit
+# bitmaps; ``_fill32``, the same loop).
+ctypedef uint32_t out_t
+
+
 
 cdef class _Walker:
     cdef const uint8_t* b
@@ -50,6 +55,7 @@ cdef class _Walker:
     cdef bint iceberg
     cdef bint fill
     cdef uint64_t* out
+    cdef uint32_t* out32  # set instead of out for a 32-bit bitmap decoded narrow
     cdef Py_ssize_t k
     cdef int64_t total
     cdef int64_t* st
@@ -295,6 +301,8 @@ cdef class _Walker:
         cdef Py_ssize_t k = self.k, pos = body, i, j, card, nr
         cdef uint64_t hi, word
         cdef uint32_t v, prev, rs, rl
+        if self.out32 != NULL:  # a 32-bit bitmap decoded narrow: the same loop, writing uint32
+            return _fill32(self, self.out32, key, hdr, size, has_runs, flags_pos, body)
         for i in range(size):
             hi = (key << 32) | (<uint64_t>rd16(b, hdr + 4 * i) << 16)
             card = <Py_ssize_t>rd16(b, hdr + 4 * i + 2) + 1
@@ -367,7 +375,51 @@ cdef class _Walker:
         return p
 
 
-cdef object _run(object data, int64_t base, str path, bint is64, bint iceberg, bint allow_trailing, int64_t max_positions):
+cdef Py_ssize_t _fill32(_Walker w, out_t* out, uint64_t key, Py_ssize_t hdr, Py_ssize_t size, bint has_runs,
+                        Py_ssize_t flags_pos, Py_ssize_t body) except -1:
+    """The fill loop of ``_Walker.fill32``, writing uint32 (a 32-bit bitmap decoded narrow)."""
+    cdef const uint8_t* b = w.b
+    cdef Py_ssize_t k = w.k, pos = body, i, j, card, nr
+    cdef uint64_t hi, word
+    cdef uint32_t v, prev, rs, rl
+    for i in range(size):
+        hi = (key << 32) | (<uint64_t>rd16(b, hdr + 4 * i) << 16)
+        card = <Py_ssize_t>rd16(b, hdr + 4 * i + 2) + 1
+        if has_runs and (b[flags_pos + i // 8] >> (i % 8)) & 1:
+            nr = rd16(b, pos)
+            for j in range(nr):
+                rs = rd16(b, pos + 2 + 4 * j)
+                rl = rd16(b, pos + 4 + 4 * j)
+                for v in range(rs, rs + rl + 1):
+                    out[k] = <out_t>(hi | v)
+                    k += 1
+            pos += 2 + 4 * nr
+        elif card <= 4096:
+            prev = 0
+            for j in range(card):
+                v = rd16(b, pos + 2 * j)
+                if j > 0 and v <= prev:
+                    w.k = k
+                    raise w.err(FormatError, f"array value {v} does not follow {prev} in strictly ascending order",
+                                "roaring32.array-order", f"{w.hd()}containers[{i}].values[{j}]", pos + 2 * j)
+                out[k] = <out_t>(hi | v)
+                k += 1
+                prev = v
+            pos += 2 * card
+        else:
+            for j in range(1024):
+                word = rd64(b, pos + 8 * j)
+                while word:
+                    out[k] = <out_t>(hi | <uint64_t>(64 * j + ls_ctz64(word)))
+                    k += 1
+                    word &= word - 1
+            pos += 8192
+    w.k = k
+    return pos
+
+
+cdef object _run(object data, int64_t base, str path, bint is64, bint iceberg, bint allow_trailing, int64_t max_positions,
+                 bint narrow=False):
     cdef const uint8_t[::1] view = memoryview(data).cast("B")
     cdef _Walker w = _Walker()
     cdef Py_ssize_t end
@@ -386,10 +438,15 @@ cdef object _run(object data, int64_t base, str path, bint is64, bint iceberg, b
     if max_positions >= 0 and w.total > max_positions:
         raise LimitError(f"the bitmap holds {w.total} positions; the limit is {max_positions}", rule="roaring.max-positions",
                          path=path or "bitmap", offset=base)
-    out = np.empty(w.total, dtype=np.uint64)
+    out = np.empty(w.total, dtype=np.uint32 if narrow else np.uint64)
     if w.total == 0:
         return out
-    w.out = <uint64_t*>cnp.PyArray_DATA(out)
+    if narrow:
+        w.out = NULL
+        w.out32 = <uint32_t*>cnp.PyArray_DATA(out)
+    else:
+        w.out = <uint64_t*>cnp.PyArray_DATA(out)
+        w.out32 = NULL
     w.k = 0
     w.fill = True
     if is64:
@@ -405,6 +462,7 @@ def decode64(data, int64_t base, str path, bint iceberg, bint allow_trailing, in
     return _run(data, base, path, True, iceberg, allow_trailing, max_positions)
 
 
-def decode32(data, int64_t base, str path, bint allow_trailing, int64_t max_positions):
-    """Sorted uint32 values of a 32-bit portable bitmap (see ``_decode.decode32``)."""
-    return _run(data, base, path, False, False, allow_trailing, max_positions).astype(np.uint32)
+def decode32(data, int64_t base, str path, bint allow_trailing, int64_t max_positions, bint wide=False):
+    """Sorted values of a 32-bit portable bitmap (see ``_decode.decode32``): uint32, written straight into the
+    output (4 bytes per value), or uint64 with ``wide``."""
+    return _run(data, base, path, False, False, allow_trailing, max_positions, not wide)

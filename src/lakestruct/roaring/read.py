@@ -31,9 +31,10 @@ except ImportError:  # pragma: no cover - pure-Python install
     _decode_c = None
     HAVE_C = False
 
-#: Positions a decode may produce unless the caller says otherwise (2 GiB of output). A run
-#: container turns 10 input bytes into 65,536 values, so the input size alone cannot bound the
-#: output; pass ``max_positions=None`` to lift the limit for a vector you trust.
+#: Positions a decode may produce unless the caller says otherwise (2 GiB of uint64 output, 1 GiB of
+#: uint32 for a 32-bit bitmap). A run container turns 4 input bytes into up to 65,536 values, so the
+#: input size alone cannot bound the output; pass ``max_positions=None`` to lift the limit for a
+#: vector you trust.
 DEFAULT_MAX_POSITIONS = 1 << 28
 
 __all__ = [
@@ -100,13 +101,20 @@ def decode_roaring32(
     allow_trailing: bool = False,
     max_positions: int | None = DEFAULT_MAX_POSITIONS,
     impl: Impl = "auto",
-) -> npt.NDArray[np.uint32]:
-    """All values of a 32-bit portable Roaring bitmap, sorted, as a uint32 array."""
+    wide: bool = False,
+) -> npt.NDArray[Any]:
+    """All values of a 32-bit portable Roaring bitmap, sorted, as a uint32 array (``wide``: uint64).
+
+    Values are written straight into the output (4 bytes per value; 8 with ``wide``, e.g. to view them as int64
+    positions without a copy), which is allocated once, after the headers are checked. More than
+    ``max_positions`` values (default :data:`DEFAULT_MAX_POSITIONS`, 1 GiB of uint32) raise ``roaring.max-positions``
+    before that allocation.
+    """
     if _pick(impl):
         assert _decode_c is not None
-        out: Any = _decode_c.decode32(data, base_offset, path, allow_trailing, -1 if max_positions is None else max_positions)
+        out: Any = _decode_c.decode32(data, base_offset, path, allow_trailing, -1 if max_positions is None else max_positions, wide)
         return out  # type: ignore[no-any-return]
-    return _decode.decode32(data, base=base_offset, path=path, allow_trailing=allow_trailing, max_positions=max_positions)
+    return _decode.decode32(data, base=base_offset, path=path, allow_trailing=allow_trailing, max_positions=max_positions, wide=wide)
 
 
 def describe_roaring64(data: Buffer, *, iceberg: bool = False, base_offset: int = 0, allow_trailing: bool = False) -> Bitmap64Info:
