@@ -7,8 +7,10 @@ import json
 from typing import Any
 
 from .. import puffin
+from ..errors import LimitError
 from ..puffin.decode import DecodedBlob, check_blobs
 from ._table import render_table
+from .deletes import add_max_positions, explain_limit
 
 #: Deleted rows shown per deletion vector unless --all.
 SHOWN_ROWS = 20
@@ -30,6 +32,7 @@ def register(sub: Any) -> None:
     i.add_argument("--json", action="store_true", help="print JSON instead of tables")
     i.add_argument("--no-check", action="store_true", help="read the footer only; do not read, decompress or decode blobs")
     i.add_argument("--all", action="store_true", help=f"show every deleted row of deletion vectors (default: the first {SHOWN_ROWS})")
+    add_max_positions(i)
     i.set_defaults(func=_inspect)
 
 
@@ -127,7 +130,10 @@ def _inspect(args: argparse.Namespace) -> int:
         decoded: list[DecodedBlob] = []
         if not args.no_check:
             r.check_header()
-            decoded = check_blobs(r)  # every blob read once, known types decoded
+            try:
+                decoded = check_blobs(r, max_positions=args.max_positions)  # every blob read once, known types decoded
+            except LimitError as e:
+                raise explain_limit(e) from None
         if args.json:
             print(json.dumps(inspect_json(r, decoded, all_rows=args.all), indent=2, ensure_ascii=False))
         else:

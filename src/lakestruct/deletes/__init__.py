@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from .model import MAGIC, MAX_POSITION, DeletionVector
 from .read import (
+    PAIMON_MAGIC32,
     PaimonEntry,
     check_blob_metadata,
     check_one_per_data_file,
@@ -21,6 +22,7 @@ from .read import (
     read_deletion_vectors,
     read_delta_deletion_vector,
     read_dv_blob,
+    read_paimon_deletion_vector,
     read_paimon_deletion_vectors,
 )
 from .write import (
@@ -40,6 +42,7 @@ __all__ = [
     "DV_FIELDS",
     "MAGIC",
     "MAX_POSITION",
+    "PAIMON_MAGIC32",
     "DeletionVector",
     "PaimonEntry",
     "blob_properties",
@@ -56,6 +59,7 @@ __all__ = [
     "read_deletion_vectors",
     "read_dv_blob",
     "read_delta_deletion_vector",
+    "read_paimon_deletion_vector",
     "read_paimon_deletion_vectors",
     "wrap_vector",
 ]

@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from ..roaring.read import DEFAULT_MAX_POSITIONS
+
 if TYPE_CHECKING:
     from pyroaring import BitMap64
 
@@ -60,11 +62,15 @@ class DeletionVector:
 
     @classmethod
     def from_blob(cls, blob: bytes | bytearray | memoryview, *, referenced_data_file: str | None = None,
-                  base_offset: int = 0) -> DeletionVector:
-        """From the bytes of a bare ``deletion-vector-v1`` blob (length, magic, vector, CRC; no Puffin footer)."""
+                  base_offset: int = 0, max_positions: int | None = DEFAULT_MAX_POSITIONS) -> DeletionVector:
+        """From the bytes of a bare ``deletion-vector-v1`` blob (length, magic, vector, CRC; no Puffin footer).
+
+        More than ``max_positions`` positions (``None``: no limit) raise ``roaring.max-positions`` before the
+        output is allocated."""
         from .read import decode_blob
 
-        return cls(decode_blob(blob, base_offset=base_offset), referenced_data_file, base_offset or None, len(blob))
+        pos = decode_blob(blob, base_offset=base_offset, max_positions=max_positions)
+        return cls(pos, referenced_data_file, base_offset or None, len(blob))
 
     # -- contents -------------------------------------------------------------------------
     @property

@@ -34,6 +34,7 @@ __all__ = [
     "read_deletion_vector",
     "read_deletion_vectors",
     "read_delta_deletion_vector",
+    "read_paimon_deletion_vector",
     "read_paimon_deletion_vectors",
 ]
 
@@ -118,6 +119,27 @@ def _meta_err(msg: str, rule: str, path: str, offset: int | None) -> FormatError
     return FormatError(msg, rule=rule, path=path, offset=offset)
 
 
+class _Budget:
+    """``max_positions`` for one call that decodes several vectors: the total, not each (so a file of many small
+    run-container vectors cannot decode to many times the limit)."""
+
+    def __init__(self, max_positions: int | None) -> None:
+        self.limit = max_positions
+        self.used = 0
+
+    @property
+    def left(self) -> int | None:
+        return None if self.limit is None else self.limit - self.used
+
+    def take(self, n: int) -> None:
+        self.used += n
+
+    def explain(self, e: LimitError) -> LimitError:
+        if self.used and e.rule == "roaring.max-positions":
+            e.message += f" (max_positions {self.limit} bounds the whole file; the vectors before this one took {self.used})"
+        return e
+
+
 def check_blob_metadata(blob: BlobMetadata, *, index: int = 0, where: int | None = None) -> tuple[str, int]:
     """Check a DV blob's footer entry; return (referenced data file, cardinality property)."""
     p = f"footer.payload.blobs[{index}]"
@@ -177,14 +199,22 @@ def check_one_per_data_file(vectors: Iterable[tuple[int, str]], *, where: int | 
 def read_deletion_vectors(
     source: SourceLike, *, impl: Impl = "auto", max_positions: int | None = DEFAULT_MAX_POSITIONS
 ) -> dict[str, DeletionVector]:
-    """Every ``deletion-vector-v1`` blob of a Puffin file, by referenced data file (other blob types are skipped)."""
+    """Every ``deletion-vector-v1`` blob of a Puffin file, by referenced data file (other blob types are skipped).
+
+    ``max_positions`` bounds the positions of all the file's vectors together (``roaring.max-positions``)."""
+    budget = _Budget(max_positions)
     with puffin.open(source) as pf:
         try:
-            dvs = [
-                (i, read_dv_blob(pf, i, impl=impl, max_positions=max_positions))
-                for i, b in enumerate(pf.blobs)
-                if b.type == DELETION_VECTOR_V1
-            ]
+            dvs = []
+            for i, b in enumerate(pf.blobs):
+                if b.type != DELETION_VECTOR_V1:
+                    continue
+                try:
+                    dv = read_dv_blob(pf, i, impl=impl, max_positions=budget.left)
+                except LimitError as e:
+                    raise budget.explain(e) from None
+                budget.take(dv.cardinality)
+                dvs.append((i, dv))
             check_one_per_data_file(((i, dv.referenced_data_file or "") for i, dv in dvs), where=pf.footer.payload_offset)
             return {dv.referenced_data_file or "": dv for _, dv in dvs}
         except FormatError as e:
@@ -267,18 +297,43 @@ class PaimonEntry:
     vector: DeletionVector
 
 
-def read_paimon_deletion_vectors(source: SourceLike, *, impl: Impl = "auto") -> list[PaimonEntry]:
-    """Every DV of a Paimon deletion-vector index file (version byte 1, then entries back to back).
+def _paimon_entry(raw: bytes, p: int, path: str, impl: Impl, max_positions: int | None) -> PaimonEntry:
+    """The entry ``raw`` (size field, magic, vector, CRC) found at absolute offset ``p``."""
+    size = len(raw) - 8
+    vector, magic = _split_envelope(raw, base_offset=p, path=path, magics=(PAIMON_MAGIC32, MAGIC), rule="paimon-dv")
+    if magic == PAIMON_MAGIC32:
+        # decoded straight into uint64 and viewed as the int64 positions: no second copy
+        v32 = decode_roaring32(vector, base_offset=p + 8, path=f"{path}.vector", impl=impl, max_positions=max_positions, wide=True)
+        if v32.size and int(v32[-1]) > 2**31 - 1:
+            raise FormatError(f"position {int(v32[-1])} exceeds Integer.MAX_VALUE, the limit of a 32-bit Paimon DV",
+                              rule="paimon-dv.position-range", path=f"{path}.vector", offset=p + 8)
+        return PaimonEntry(p, size, 32, DeletionVector(v32.view(np.int64), None, p, size))
+    v64 = decode_roaring64(vector, iceberg=True, base_offset=p + 8, path=f"{path}.vector", impl=impl,
+                           max_positions=max_positions).view(np.int64)
+    return PaimonEntry(p, size + 8, 64, DeletionVector(v64, None, p, size + 8))
+
+
+def _paimon_version(data: bytes) -> None:
+    if data[:1] != b"\x01":
+        raise FormatError(f"Paimon DV index files start with version 1, found {data[:1].hex() or 'nothing'}",
+                          rule="paimon-dv.version", path="version", offset=0)
+
+
+def read_paimon_deletion_vectors(
+    source: SourceLike, *, impl: Impl = "auto", max_positions: int | None = DEFAULT_MAX_POSITIONS
+) -> list[PaimonEntry]:
+    """Every DV of a Paimon deletion-vector index file (version byte 1, then entries back to back; a file of just
+    the version byte holds none).
 
     32-bit entries (magic ``5E 43 F2 D0``) hold a 32-bit portable bitmap whose
-    values must be <= 2^31-1; 64-bit entries are Iceberg DV blobs.
+    values must be <= 2^31-1; 64-bit entries are Iceberg DV blobs. ``max_positions``
+    bounds the positions of all entries together (``roaring.max-positions``).
     """
     src = open_source(source)
+    budget = _Budget(max_positions)
     try:
         data = src.read(0, src.size)
-        if data[:1] != b"\x01":
-            raise FormatError(f"Paimon DV index files start with version 1, found {data[:1].hex() or 'nothing'}",
-                              rule="paimon-dv.version", path="version", offset=0)
+        _paimon_version(data)
         out: list[PaimonEntry] = []
         p = 1
         while p < len(data):
@@ -290,19 +345,48 @@ def read_paimon_deletion_vectors(source: SourceLike, *, impl: Impl = "auto") -> 
                 raise TruncatedError(
                     f"entry size {size} does not fit the file", rule="paimon-dv.truncated", path=f"{path}.length", offset=p
                 )
-            raw = data[p : p + 8 + size]
-            vector, magic = _split_envelope(raw, base_offset=p, path=path, magics=(PAIMON_MAGIC32, MAGIC), rule="paimon-dv")
-            if magic == PAIMON_MAGIC32:
-                v32 = decode_roaring32(vector, base_offset=p + 8, path=f"{path}.vector", impl=impl)
-                if v32.size and int(v32[-1]) > 2**31 - 1:
-                    raise FormatError(f"position {int(v32[-1])} exceeds Integer.MAX_VALUE, the limit of a 32-bit Paimon DV",
-                                      rule="paimon-dv.position-range", path=f"{path}.vector", offset=p + 8)
-                out.append(PaimonEntry(p, size, 32, DeletionVector(v32.astype(np.int64), None, p, size)))
-            else:
-                v64 = decode_roaring64(vector, iceberg=True, base_offset=p + 8, path=f"{path}.vector", impl=impl).view(np.int64)
-                out.append(PaimonEntry(p, size + 8, 64, DeletionVector(v64, None, p, size + 8)))
+            try:
+                entry = _paimon_entry(data[p : p + 8 + size], p, path, impl, budget.left)
+            except LimitError as e:
+                raise budget.explain(e) from None
+            budget.take(entry.vector.cardinality)
+            out.append(entry)
             p += 8 + size
         return out
+    except FormatError as e:
+        raise e.with_source(src.name) from None
+    finally:
+        src.close()
+
+
+def read_paimon_deletion_vector(
+    source: SourceLike, *, offset: int, length: int, cardinality: int | None = None, impl: Impl = "auto",
+    max_positions: int | None = DEFAULT_MAX_POSITIONS,
+) -> PaimonEntry:
+    """The one DV of a Paimon deletion-vector index file that a ``DeletionVectorMeta`` (offset, length, cardinality)
+    locates, reading only it: ``offset`` is that of the entry's size field S and ``length`` is what Paimon records,
+    S for a 32-bit entry and S + 8 for a 64-bit one (``paimon-dv.meta-range`` otherwise)."""
+    src = open_source(source)
+    try:
+        _paimon_version(src.read_exact(0, 1, rule="paimon-dv.truncated", path="version"))
+        if offset < 1 or length < 4:
+            raise FormatError(f"DeletionVectorMeta offset {offset} / length {length} cannot locate an entry",
+                              rule="paimon-dv.meta-range", path="meta", offset=max(offset, 0))
+        head = src.read_exact(offset, 8, rule="paimon-dv.truncated", path="entry")
+        size = int.from_bytes(head[0:4], "big", signed=True)
+        is32 = head[4:8] == PAIMON_MAGIC32
+        recorded = size if is32 else size + 8
+        if size < 4 or length != recorded:
+            raise FormatError(
+                f"DeletionVectorMeta length {length} does not match the entry at offset {offset}: its size field is {size}, "
+                f"so Paimon records {recorded} for this {'32' if is32 else '64'}-bit entry",
+                rule="paimon-dv.meta-range", path="entry.length", offset=offset)
+        raw = src.read_exact(offset, size + 8, rule="paimon-dv.truncated", path="entry")
+        entry = _paimon_entry(raw, offset, "entry", impl, max_positions)
+        if cardinality is not None and cardinality != entry.vector.cardinality:
+            raise FormatError(f"DeletionVectorMeta cardinality is {cardinality}, the vector holds {entry.vector.cardinality}",
+                              rule="paimon-dv.cardinality", path="entry", offset=offset)
+        return entry
     except FormatError as e:
         raise e.with_source(src.name) from None
     finally:

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .. import codecs
-from ..errors import FormatError
+from ..errors import FormatError, LimitError
+from ..roaring.read import DEFAULT_MAX_POSITIONS
 from .model import DELETION_VECTOR_V1, THETA_V1
 
 if TYPE_CHECKING:
@@ -63,16 +64,17 @@ class DecodedBlob:
         return {"kind": "opaque"}
 
 
-def decode_blob(reader: PuffinReader, index: int) -> DecodedBlob:
+def decode_blob(reader: PuffinReader, index: int, *, max_positions: int | None = DEFAULT_MAX_POSITIONS) -> DecodedBlob:
     """Decode blob ``index`` if its type is known (else only read and decompress it); raise a
-    FormatError on any broken rule."""
+    FormatError on any broken rule. A deletion vector may hold at most ``max_positions`` positions
+    (``roaring.max-positions``)."""
     blob = reader.blobs[index]
     where = reader.footer.payload_offset
     try:
         if blob.type == DELETION_VECTOR_V1:
             from ..deletes import read_dv_blob
 
-            return DecodedBlob(index, blob.type, deletion_vector=read_dv_blob(reader, index))
+            return DecodedBlob(index, blob.type, deletion_vector=read_dv_blob(reader, index, max_positions=max_positions))
         if blob.type == THETA_V1:
             from ..sketches import ThetaSketch, check_ndv
 
@@ -103,11 +105,25 @@ def decode_blob(reader: PuffinReader, index: int) -> DecodedBlob:
         raise
 
 
-def check_blobs(reader: PuffinReader) -> list[DecodedBlob]:
-    """Decode every blob of a known type; also: at most one deletion vector per data file."""
+def check_blobs(reader: PuffinReader, *, max_positions: int | None = DEFAULT_MAX_POSITIONS) -> list[DecodedBlob]:
+    """Decode every blob of a known type; also: at most one deletion vector per data file.
+
+    ``max_positions`` bounds the positions of all the file's deletion vectors together."""
     from ..deletes import check_one_per_data_file
 
-    decoded = [decode_blob(reader, i) for i in range(len(reader.blobs))]
+    decoded = []
+    used = 0
+    for i in range(len(reader.blobs)):
+        left = None if max_positions is None else max_positions - used
+        try:
+            d = decode_blob(reader, i, max_positions=left)
+        except LimitError as e:
+            if used and e.rule == "roaring.max-positions":
+                e.message += f" (max_positions {max_positions} bounds the whole file; the vectors before this one took {used})"
+            raise
+        if d.deletion_vector is not None:
+            used += d.deletion_vector.cardinality
+        decoded.append(d)
     dvs = [(d.index, d.deletion_vector.referenced_data_file or "") for d in decoded if d.deletion_vector is not None]
     try:
         check_one_per_data_file(dvs, where=reader.footer.payload_offset)
