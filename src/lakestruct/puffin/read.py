@@ -18,7 +18,7 @@ from kaitaistruct import KaitaiStream
 from .. import codecs
 from .._generated.puffin import Puffin as _KsPuffin
 from .._kaitai import kaitai_call
-from ..errors import FormatError, TruncatedError
+from ..errors import FormatError, TruncatedError, UsageError
 from ..source import ByteSource, RangeReader, SourceLike, closing_on_error, open_source
 from .model import MAGIC, BlobMetadata, FooterInfo, PuffinFile
 
@@ -178,12 +178,43 @@ class PuffinReader:
         *,
         tail_hint: int = DEFAULT_TAIL_HINT,
         max_blob_size: int | None = None,
+        footer_size: int | None = None,
     ) -> None:
+        if footer_size is not None and (isinstance(footer_size, bool) or not isinstance(footer_size, int) or footer_size < 0):
+            raise UsageError(f"footer_size must be a non-negative int (file-footer-size-in-bytes), not {footer_size!r}")
         self.source: ByteSource = open_source(source)
         self.max_blob_size = max_blob_size
         self._header_checked = False
+        self._closed = False
         with closing_on_error(self.source):
+            if footer_size is not None:
+                self._check_declared_footer(footer_size)
+                tail_hint = min(footer_size, self.source.size)  # the declared footer is the one tail read
             self.footer, self.metadata = self._read_footer(max(tail_hint, MIN_FILE_SIZE))
+            if footer_size is not None and footer_size != self.footer.size:
+                raise self._footer_size_error(footer_size, f"the file's footer is {self.footer.size} bytes, at offset {self.footer.offset}")
+
+    # -- a footer size declared by table metadata -----------------------------------------------
+    def _footer_size_error(self, declared: int, what: str) -> FormatError:
+        size = self.source.size
+        return FormatError(
+            f"table metadata declares a footer of {declared} bytes (file-footer-size-in-bytes) but {what}",
+            rule="puffin.footer-size",
+            path="footer",
+            offset=size - declared if 0 <= size - declared <= size else None,
+            source=self.source.name,
+        )
+
+    def _check_declared_footer(self, declared: int) -> None:
+        """Before any read: a footer has at least 16 bytes (magic, 12-byte tail) and follows the 4-byte header magic."""
+        smallest, largest = MIN_FILE_SIZE - 4, self.source.size - 4
+        if not smallest <= declared <= largest:
+            why = (
+                f"a footer takes at least {smallest} bytes"
+                if declared < smallest
+                else f"the file has only {largest} bytes after its header magic"
+            )
+            raise self._footer_size_error(declared, why)
 
     # -- footer ---------------------------------------------------------------------------
     def _read_footer(self, tail_hint: int) -> tuple[FooterInfo, PuffinFile]:
@@ -255,6 +286,7 @@ class PuffinReader:
         """Check the header magic (deferred on open when the file exceeds the tail hint)."""
         if self._header_checked:
             return
+        self._check_open()
         data = self.source.read_exact(0, 4, rule="puffin.header-magic", path="magic")
         if data != MAGIC:
             reader = RangeReader(self.source)
@@ -265,8 +297,17 @@ class PuffinReader:
                 raise e.with_source(self.name) from None
         self._header_checked = True
 
+    def _check_open(self) -> None:
+        if self._closed:
+            raise UsageError(
+                f"{self.name}: the Puffin file is closed; read its blobs before close(), inside the `with ls.puffin.open(...)` block "
+                "(the footer, blobs and properties stay available)"
+            )
+
     def read_blob(self, blob: BlobMetadata | int, *, raw: bool = False, max_size: int | None = None) -> bytes:
-        """The blob's bytes, decompressed unless ``raw`` (to copy a blob as stored)."""
+        """The blob's bytes, decompressed unless ``raw`` (to copy a blob as stored). Raises
+        :class:`~lakestruct.errors.UsageError` once the reader is closed."""
+        self._check_open()
         if isinstance(blob, int):
             if not 0 <= blob < len(self.blobs):
                 raise IndexError(f"blob index {blob} out of range (file has {len(self.blobs)} blobs)")
@@ -302,6 +343,7 @@ class PuffinReader:
         every blob of a type the Iceberg spec defines decodes and agrees with its metadata
         (deletion vectors: envelope, CRC, Roaring, cardinality, -1 ids, one per data file;
         Theta sketches: sketch rules and the ``ndv`` property)."""
+        self._check_open()
         self.check_header()
         if deep:
             from .decode import check_blobs
@@ -312,7 +354,12 @@ class PuffinReader:
                 self.read_blob(i)
 
     def close(self) -> None:
+        self._closed = True
         self.source.close()
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
 
     def __enter__(self) -> PuffinReader:
         return self
@@ -324,9 +371,16 @@ class PuffinReader:
         return f"<PuffinReader {self.name!r} blobs={len(self.blobs)} footer={self.footer.size}B>"
 
 
-def open(source: SourceLike, *, tail_hint: int = DEFAULT_TAIL_HINT, max_blob_size: int | None = None) -> PuffinReader:
-    """Open a Puffin file (path, URL, bytes or binary file object); reads only its footer."""
-    return PuffinReader(source, tail_hint=tail_hint, max_blob_size=max_blob_size)
+def open(
+    source: SourceLike, *, tail_hint: int = DEFAULT_TAIL_HINT, max_blob_size: int | None = None, footer_size: int | None = None
+) -> PuffinReader:
+    """Open a Puffin file (path, URL, bytes or binary file object); reads only its footer.
+
+    ``footer_size`` is the footer size table metadata declares (Iceberg's ``file-footer-size-in-bytes``): the footer
+    is then read with one tail read of exactly that many bytes, and a file whose footer differs raises
+    ``puffin.footer-size``.
+    """
+    return PuffinReader(source, tail_hint=tail_hint, max_blob_size=max_blob_size, footer_size=footer_size)
 
 
 def read(source: SourceLike) -> PuffinFile:
