@@ -99,6 +99,26 @@ def avro_header(data: bytes) -> tuple[Any, str]:
     return schema, meta.get("avro.codec", b"null").decode("utf-8", "replace")
 
 
+def _zstd(raw: bytes, limit: int) -> bytes:
+    import zstandard
+
+    dctx = zstandard.ZstdDecompressor()
+    size = zstandard.frame_content_size(raw) if len(raw) >= 4 else -1
+    if 0 <= size <= limit:  # one frame that states its size (pypaimon's writer): one call
+        try:
+            out: bytes = dctx.decompress(raw, allow_extra_data=False)
+            return out
+        except zstandard.ZstdError:
+            pass  # more frames follow: stream them
+    with dctx.stream_reader(io.BytesIO(raw), read_across_frames=True) as r:
+        streamed: bytes = r.read(limit + 1)
+    return streamed
+
+
+#: Parsed writer schemas by their JSON text (every manifest of a table carries the same few).
+_PARSED: dict[bytes, Any] = {}
+
+
 def _decompress(codec: str, raw: bytes, path: str, offset: int) -> bytes:
     limit = MAX_BLOCK_BYTES
     try:
@@ -116,10 +136,7 @@ def _decompress(codec: str, raw: bytes, path: str, offset: int) -> bytes:
             if zlib.crc32(out) != int.from_bytes(raw[-4:], "big"):
                 raise _err("the snappy block's CRC-32 does not match its data", "block-crc", path, offset)
         elif codec == "zstandard":
-            import zstandard
-
-            with zstandard.ZstdDecompressor().stream_reader(io.BytesIO(raw), read_across_frames=True) as r:
-                out = r.read(limit + 1)
+            out = _zstd(raw, limit)
         elif codec == "bzip2":
             out = bz2.BZ2Decompressor().decompress(raw, limit + 1)
         elif codec == "xz":
@@ -139,13 +156,20 @@ def read_avro_records(data: bytes, *, name: str = "") -> Iterator[dict[str, Any]
     """Every record of an Avro object container file, as fastavro decodes it with the file's writer schema."""
     import fastavro
 
-    schema, codec = avro_header(data)
     c = _Cursor(data)
-    _, sync = _header(c)
-    try:
-        parsed = fastavro.parse_schema(schema)
-    except Exception as e:
-        raise _err(f"the writer schema does not parse: {e}", "schema", "metadata[avro.schema]", None) from None
+    meta, sync = _header(c)
+    raw_schema = meta.get("avro.schema")
+    if raw_schema is None:
+        raise _err("the header has no avro.schema", "schema", "metadata", None)
+    codec = meta.get("avro.codec", b"null").decode("utf-8", "replace")
+    parsed = _PARSED.get(raw_schema)
+    if parsed is None:
+        try:
+            parsed = fastavro.parse_schema(json.loads(raw_schema.decode("utf-8")))
+        except Exception as e:
+            raise _err(f"the writer schema does not parse: {e}", "schema", "metadata[avro.schema]", None) from None
+        if len(_PARSED) < 64:
+            _PARSED[raw_schema] = parsed
     index = 0
     while c.pos < len(data):
         path = f"blocks[{index}]"
@@ -160,9 +184,10 @@ def read_avro_records(data: bytes, *, name: str = "") -> Iterator[dict[str, Any]
             raise _err("the block does not end with the file's sync marker", "sync", f"{path}.sync", c.pos - 16)
         body = _decompress(codec, raw, path, data_at)
         bio = io.BytesIO(body)
+        read = fastavro.schemaless_reader
         for i in range(count):
             try:
-                rec = fastavro.schemaless_reader(bio, parsed, None)
+                rec = read(bio, parsed, None)
             except Exception as e:
                 raise _err(f"record {i} does not decode with the writer schema: {e}", "record", f"{path}.records[{i}]", data_at) from None
             if not isinstance(rec, dict):

@@ -24,7 +24,7 @@ from .spec import MAGIC32, MAGIC64
 
 __all__ = ["DvEntry", "parse_dv_index", "read_dv_entry"]
 
-_crc32: Callable[[bytes], int]
+_crc32: Callable[[bytes | memoryview], int]
 try:  # ISA-L's CRC-32 is ~10x zlib's; same result. Optional.
     from isal.isal_zlib import crc32 as _crc32
 except ImportError:  # pragma: no cover - isal not installed
@@ -46,15 +46,15 @@ class DvEntry:
         return int(self.positions.size)
 
 
-def _entry(raw: bytes, p: int, path: str, max_positions: int | None) -> DvEntry:
-    """The entry ``raw`` (size field, magic, bitmap, CRC) found at absolute offset ``p``."""
+def _entry(raw: bytes | memoryview, p: int, path: str, max_positions: int | None) -> DvEntry:
+    """The entry ``raw`` (size field, magic, bitmap, CRC) found at absolute offset ``p`` (a view: no copy)."""
     n = len(raw)
     size = n - 8
-    magic = raw[4:8]
+    magic = bytes(raw[4:8])
     if magic not in (MAGIC32, MAGIC64):
         raise MagicError(f"Invalid magic number: expected {MAGIC32.hex(' ')} or {MAGIC64.hex(' ')}, found {magic.hex(' ')}",
                          rule="paimon-dv.magic", path=f"{path}.magic", offset=p + 4)
-    stored = int.from_bytes(raw[n - 4 :], "big")
+    stored = int.from_bytes(bytes(raw[n - 4 :]), "big")
     actual = _crc32(raw[4 : n - 4])
     if stored != actual:
         raise ChecksumError(f"Invalid CRC: stored 0x{stored:08x}, computed 0x{actual:08x} over magic + bitmap",
@@ -80,6 +80,7 @@ def parse_dv_index(data: bytes, *, max_positions: int | None = DEFAULT_MAX_POSIT
     """Every entry of a DV index file's bytes; ``max_positions`` bounds all entries together
     (``roaring.max-positions``)."""
     _version(data)
+    view = memoryview(data)
     out: list[DvEntry] = []
     left = max_positions
     p = 1
@@ -91,7 +92,7 @@ def parse_dv_index(data: bytes, *, max_positions: int | None = DEFAULT_MAX_POSIT
         if size < 4 or p + 8 + size > len(data):
             raise TruncatedError(f"entry size {size} does not fit the file", rule="paimon-dv.truncated", path=f"{path}.length", offset=p)
         try:
-            e = _entry(data[p : p + 8 + size], p, path, left)
+            e = _entry(view[p : p + 8 + size], p, path, left)
         except LimitError as err:
             if max_positions is not None and left is not None and left < max_positions:
                 err.message += f" (all vectors of the file together may hold at most {max_positions})"

@@ -287,8 +287,39 @@ def _str_list(r: _Rec, key: str) -> tuple[str, ...] | None:
     return tuple(v)
 
 
+_DFM_REQUIRED = (("_FILE_NAME", str), ("_FILE_SIZE", int), ("_ROW_COUNT", int), ("_MIN_KEY", bytes), ("_MAX_KEY", bytes),
+                 ("_MIN_SEQUENCE_NUMBER", int), ("_MAX_SEQUENCE_NUMBER", int), ("_SCHEMA_ID", int), ("_LEVEL", int))
+_DFM_OPTIONAL = (("_DELETE_ROW_COUNT", int), ("_EMBEDDED_FILE_INDEX", bytes), ("_FILE_SOURCE", int), ("_EXTERNAL_PATH", str),
+                 ("_FIRST_ROW_ID", int))
+
+
+def _fast_stats(v: Any) -> SimpleStats | bool | None:
+    """SimpleStats from a record dict without the per-field error plumbing; False when the slow path must explain."""
+    if v is None:
+        return None
+    if type(v) is not dict:
+        return False
+    lo, hi, nulls = v.get("_MIN_VALUES"), v.get("_MAX_VALUES"), v.get("_NULL_COUNTS")
+    if type(lo) is not bytes or type(hi) is not bytes or (nulls is not None and type(nulls) is not list):
+        return False
+    return SimpleStats(lo, hi, tuple(nulls) if nulls is not None else None)
+
+
 def _data_file_meta(r: _Rec) -> DataFileMeta:
-    return DataFileMeta(
+    rec = r.rec
+    ok = all(type(rec.get(k)) is t for k, t in _DFM_REQUIRED) and all(
+        rec.get(k) is None or type(rec.get(k)) is t for k, t in _DFM_OPTIONAL)
+    ks, vs = _fast_stats(rec.get("_KEY_STATS")), _fast_stats(rec.get("_VALUE_STATS"))
+    extra = rec.get("_EXTRA_FILES")
+    lists = [rec.get(k) for k in ("_VALUE_STATS_COLS", "_WRITE_COLS")]
+    if (ok and ks is not False and vs is not False and type(extra) is list and all(type(x) is str for x in extra)
+            and all(x is None or (type(x) is list and all(type(y) is str for y in x)) for x in lists)):
+        return DataFileMeta(rec["_FILE_NAME"], rec["_FILE_SIZE"], rec["_ROW_COUNT"], rec["_MIN_KEY"], rec["_MAX_KEY"], ks, vs,  # type: ignore[arg-type]
+                            rec["_MIN_SEQUENCE_NUMBER"], rec["_MAX_SEQUENCE_NUMBER"], rec["_SCHEMA_ID"], rec["_LEVEL"], tuple(extra),
+                            rec.get("_CREATION_TIME"), rec.get("_DELETE_ROW_COUNT"), rec.get("_EMBEDDED_FILE_INDEX"),
+                            rec.get("_FILE_SOURCE"), None if lists[0] is None else tuple(lists[0]), rec.get("_EXTERNAL_PATH"),
+                            rec.get("_FIRST_ROW_ID"), None if lists[1] is None else tuple(lists[1]))
+    return DataFileMeta(  # the checked path: names the field that is wrong
         file_name=r.req("_FILE_NAME", str),
         file_size=r.req("_FILE_SIZE", int),
         row_count=r.req("_ROW_COUNT", int),
@@ -313,6 +344,11 @@ def _data_file_meta(r: _Rec) -> DataFileMeta:
 
 
 def _manifest_entry(rec: dict[str, Any], i: int) -> ManifestEntry:
+    f = rec.get("_FILE") if type(rec) is dict else None
+    if (type(f) is dict and rec.get("_VERSION") == 2 and rec.get("_KIND") in (ADD, DELETE) and type(rec.get("_PARTITION")) is bytes
+            and type(rec.get("_BUCKET")) is int and type(rec.get("_TOTAL_BUCKETS")) is int):
+        return ManifestEntry(rec["_KIND"], rec["_PARTITION"], rec["_BUCKET"], rec["_TOTAL_BUCKETS"],
+                             _data_file_meta(_Rec(f, "paimon.manifest.field", f"records[{i}]._FILE")), 2)
     r = _Rec(rec, "paimon.manifest.field", f"records[{i}]")
     version = _version(r, 2, "manifest")
     kind = r.req("_KIND", int)
