@@ -89,22 +89,39 @@ def run() -> list[Result]:
                     spark_s, pages = _time_job(spark, "parquet_pages", pq_paths, min_partitions=parallelism)
                     single_s, pages_loop = _plain("parquet_pages", pq_paths)
                     assert pages == pages_loop
-                    out.append(Result(
-                        "parquet_pages over the corpus, page headers/s", "single-process loop", single_s / spark_s, 0,
-                        f"{pages:,} pages: local[2] {pages / spark_s:,.0f}/s ({spark_s:.2f} s), loop {pages / single_s:,.0f}/s ({single_s:.2f} s)",
-                    ))
+                    out.append(
+                        Result(
+                            "parquet_pages over the corpus, page headers/s",
+                            "single-process loop",
+                            single_s / spark_s,
+                            0,
+                            f"{pages:,} pages: local[2] {pages / spark_s:,.0f}/s ({spark_s:.2f} s), "
+                            f"loop {pages / single_s:,.0f}/s ({single_s:.2f} s)",
+                        )
+                    )
             spark.stop()
         scale = times["local[1]"] / times["local[2]"]
-        out.insert(0, Result(
-            f"puffin source, {N_FILES:,} small Puffin files: local[2] vs local[1]", "the same job on local[1]", scale, 1.8,
-            f"local[1] {times['local[1]']:.2f} s, local[2] {times['local[2]']:.2f} s",
-        ))
+        out.insert(
+            0,
+            Result(
+                f"puffin source, {N_FILES:,} small Puffin files: local[2] vs local[1]",
+                "the same job on local[1]",
+                scale,
+                1.8,
+                f"local[1] {times['local[1]']:.2f} s, local[2] {times['local[2]']:.2f} s",
+            ),
+        )
         per_file_spark = times["local[1]"] / N_FILES
         per_file_loop = loop_s / N_FILES
-        out.insert(1, Result(
-            "puffin source per-file cost on local[1] (ratio = loop / Spark)", "plain Python loop, one process",
-            per_file_loop / per_file_spark, 1 / 3,
-            f"Spark {per_file_spark * 1e3:.3f} ms/file, loop {per_file_loop * 1e3:.3f} ms/file "
-            f"({per_file_spark / per_file_loop:.2f}x the loop)",
-        ))
+        out.insert(
+            1,
+            Result(
+                "puffin source per-file cost on local[1] (ratio = loop / Spark)",
+                "plain Python loop, one process",
+                per_file_loop / per_file_spark,
+                1 / 3,
+                f"Spark {per_file_spark * 1e3:.3f} ms/file, loop {per_file_loop * 1e3:.3f} ms/file "
+                f"({per_file_spark / per_file_loop:.2f}x the loop)",
+            ),
+        )
     return out
