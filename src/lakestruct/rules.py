@@ -153,6 +153,7 @@ ROOMS: tuple[Room, ...] = (
         "puffin.footer-magic": "No PFA1 where the payload size says the footer starts",
         "puffin.flags-reserved": "A footer flag bit other than byte 0 bit 0 (compressed) is set",
         "puffin.footer-lz4": "A compressed footer payload is not one LZ4 frame within the size limit",
+        "puffin.footer-size": "The footer is not the size the caller declares (footer_size=, from table metadata)",
         "puffin.json-utf8": "The footer payload is not UTF-8",
         "puffin.json-syntax": "The footer payload is not JSON",
         "puffin.json-number-length": "A JSON number is longer than 1,000 characters (Jackson's default, which Iceberg uses)",
@@ -253,7 +254,7 @@ ROOMS: tuple[Room, ...] = (
         "theta_compact.ndv-range": "A Puffin blob's ndv property is outside a Java long",
         "theta_compact.ndv-mismatch": "A Puffin blob's ndv property disagrees with the sketch's estimate",
     }),
-    Room("paimon", "Paimon tables: metadata, manifests, BinaryRow, file index", None, "lakestruct.paimon", {
+    Room("paimon", "Paimon tables: metadata, manifests, BinaryRow, file index", "paimon.md", "lakestruct.paimon", {
         "paimon.schema.json": "A schema file is not a JSON object",
         "paimon.schema.field": "A schema field is missing or of the wrong type, or a key names no field",
         "paimon.schema.type": "A schema data type is not one Paimon defines",
