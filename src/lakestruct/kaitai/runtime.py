@@ -127,9 +127,12 @@ class _RecordCap(Exception):
     pass
 
 
+_UNLIMITED = 1 << 62
+
+
 @dataclass
 class _State:
-    objects_left: int = 0
+    objects_left: int = _UNLIMITED  # limits apply only inside parse(); direct use of the classes is unlimited
     records_left: int = -1
     item_cls: Any = None
     stack: list[Any] = field(default_factory=list)
@@ -299,6 +302,8 @@ def parse(
             obj._read()
     except Exception as e:  # whatever generated code raises on bad input (RecursionError too) becomes a FormatError
         return obj, translate(loaded, e, stream)
+    finally:
+        st.objects_left, st.records_left, st.item_cls = _UNLIMITED, -1, None
     return obj, None
 
 
