@@ -47,9 +47,9 @@ def test_malformed_file_exits_1_naming_the_rule(corpus: Path, capsys: pytest.Cap
     assert "Traceback" not in err
 
 
-def test_not_a_lake_file_exits_1(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_not_a_lake_file(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
     rc, _, err = _run([str(corpus / "MANIFEST.md")], capsys)
-    assert rc == 1 and "explain.format" in err
+    assert rc == 2 and "not a file explain reads" in err and "--format" in err
     rc, out, _ = _run([str(corpus / "MANIFEST.md"), "--format", "roaring32"], capsys)
     assert rc == 1 and "roaring32.cookie" in out
 

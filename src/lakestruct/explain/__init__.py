@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 
-from ..errors import FormatError, UsageError
+from ..errors import UsageError
 from ..source import ByteSource, SourceLike, open_source
 from .html import render_html, write_html
 from .parquet import explain_parquet
@@ -78,7 +78,7 @@ def explain(
     to :data:`HTML_MAX_BYTES`) for the HTML page. Once about ``max_fields`` fields are built the walk stops
     (a note says where; ``range`` from there explains the rest). Malformed input does not raise: the explanation shows
     what was read before each error, and lists the errors (``Explanation.errors``). A file of no format
-    explain reads raises :class:`~lakestruct.errors.FormatError` (rule ``explain.format``).
+    explain reads raises :class:`~lakestruct.errors.UsageError` (pass ``format`` to force one).
     """
     if depth is not None and depth < 1:
         raise UsageError(f"depth must be at least 1, not {depth}")
@@ -91,13 +91,7 @@ def explain(
 
         format = detect(os.fspath(source))
         if format is None:
-            raise FormatError(
-                f"not a file lakestruct reads (no {', '.join(FORMATS)} signature); pass --format to force one",
-                rule="explain.format",
-                path="file",
-                offset=0,
-                source=os.fspath(source),
-            )
+            raise UsageError(f"{os.fspath(source)}: not a file explain reads (no {', '.join(FORMATS)} signature); --format forces one")
     owned = not isinstance(source, ByteSource)
     src = open_source(source)
     try:
@@ -129,5 +123,5 @@ def _dispatch(ex: Explanation, fmt: str, reader: Reader, source: ByteSource) -> 
             explain_puffin(ex, reader, source)
         else:
             explain_structure(ex, fmt, reader.fetch)
-    except RecursionError:
-        ex.error(FormatError("the structure nests too deeply to explain", rule="explain.depth", path=fmt, offset=None))
+    except RecursionError:  # the readers name their own nesting limits; this is explain's last guard
+        ex.notes.append("the structure nests too deeply to explain further")

@@ -75,8 +75,6 @@ def _thrift_at(ctx: _Ctx, offset: int, length: int | None, model: Any, path: str
     try:
         kaitai_call("thrift_compact", raw, st._read, path=path)
     except FormatError as e:
-        if e.rule.startswith("thrift_compact."):
-            e.rule = "thrift." + e.rule[len("thrift_compact.") :]
         e.offset = offset if e.offset is None else e.offset + (offset if length is not None else 0)
         return st, None, None, e
     except RecursionError:
@@ -111,19 +109,21 @@ def _struct_node(ctx: _Ctx, name: str, offset: int, length: int | None, model: A
     return node, obj
 
 
-def _tail(ctx: _Ctx) -> tuple[Any, FormatError | None]:
+def _tail(ctx: _Ctx) -> Any:
+    """The spec's root, read as far as it goes (magic, footer tail). Where it stops, the library's reader,
+    which makes the same checks, names the rule."""
     root = KsParquet(KaitaiStream(ctx.reader))
     try:
-        kaitai_call("parquet", ctx.reader, root._read, path="tail")
-        return root, None
-    except FormatError as e:
-        return root, e
+        root._read()
+    except Exception:  # parquet.open() below reports what is wrong, by its rule
+        pass
+    return root
 
 
 def explain_parquet(ex: Explanation, reader: Reader, source: ByteSource) -> None:
     ctx = _Ctx(ex, reader, source)
     size = ex.size
-    root, tail_err = _tail(ctx)
+    root = _tail(ctx)
     magic = span(root, "magic", 0)
     ms, me = magic if magic else (0, min(4, size))
     if me > ms:
@@ -144,8 +144,6 @@ def explain_parquet(ex: Explanation, reader: Reader, source: ByteSource) -> None
     except FormatError as e:
         ex.error(e)
         return
-    if tail_err is not None:  # the library read it; the spec did not (cannot happen for a file both accept)
-        ex.error(tail_err)
     foff, flen = pf.footer.offset, pf.footer.length
     if ctx.want(foff, foff + flen):
         node, _ = _struct_node(ctx, "footer", foff, flen, FileMetaData, "footer", 1)
@@ -219,7 +217,7 @@ def _pages(ctx: _Ctx, pf: Any, rg: int, c: int, node: Node, start: int, end: int
         stream.seek(pos)
         ph = KsParquet.ParquetPageHeader(stream, None, None)
         try:
-            kaitai_call("parquet", reader, ph._read, path=path)
+            kaitai_call("thrift_compact", reader, ph._read, path=path)
             hsize = stream.pos() - pos
             model = from_raw(PageHeader, thrift_kaitai.from_kaitai(ph.raw, path), path=path, offset=pos)
             psize = model.compressed_page_size
@@ -238,8 +236,6 @@ def _pages(ctx: _Ctx, pf: Any, rg: int, c: int, node: Node, start: int, end: int
                     offset=pos,
                 )
         except FormatError as e:
-            if e.rule.startswith("thrift_compact."):
-                e.rule = "thrift." + e.rule[len("thrift_compact.") :]
             bad = node.add(Node(f"pages[{index}]", pos, max(pos + 1, stream.pos()), kind="PageHeader", value="unreadable page header"))
             if ctx.shows(4):
                 bad.children = thrift_nodes(ph.raw, 0, PageHeader) if getattr(ph, "raw", None) is not None else []

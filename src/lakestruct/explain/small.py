@@ -4,7 +4,8 @@ Theta sketches (standalone, or as a Puffin blob).
 Their layouts are sequential (each part's position follows from the parts before it), so the whole
 structure is parsed, up to :data:`MAX_TREE_BYTES`; ``--range`` then limits what is shown. The
 library's own reader runs too: it gives the named error of a broken structure (with its absolute
-offset) and the decoded positions or estimate shown under the structure.
+offset; the fields the debug parser read before the break are shown) and the decoded positions or
+estimate shown under the structure.
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ from .._generated.debug.deletion_vector_v1 import DeletionVectorV1
 from .._generated.debug.roaring32 import Roaring32
 from .._generated.debug.roaring64 import Roaring64
 from .._generated.debug.theta_compact import ThetaCompact
-from .._kaitai import kaitai_call
 from ..errors import FormatError, LimitError
 from .ks import Summaries, struct_nodes, summary
 from .tree import Explanation, Node, show_list
@@ -58,18 +58,16 @@ def _summaries() -> Summaries:
     return SUMMARIES
 
 
-def _kaitai(fmt: str) -> tuple[str, Callable[[KaitaiStream], Any]]:
-    if fmt == "dv-blob":
-        return "deletion_vector_v1", DeletionVectorV1
-    if fmt == "dv-file":
-        return "deletion_vector_file", DeletionVectorFile
-    if fmt == "roaring32":
-        return "roaring32", Roaring32
-    if fmt == "roaring64":
-        return "roaring64", Roaring64
-    if fmt == "theta":
-        return "theta_compact", ThetaCompact
-    raise ValueError(fmt)
+def _kaitai(fmt: str) -> Callable[[KaitaiStream], Any]:
+    """The debug-mode parser of a format's root type."""
+    parsers: dict[str, Callable[[KaitaiStream], Any]] = {
+        "dv-blob": DeletionVectorV1,
+        "dv-file": DeletionVectorFile,
+        "roaring32": Roaring32,
+        "roaring64": Roaring64,
+        "theta": ThetaCompact,
+    }
+    return parsers[fmt]
 
 
 def _check(fmt: str, data: bytes, base: int) -> tuple[list[str], FormatError | None]:
@@ -106,29 +104,28 @@ def structure_nodes(ex: Explanation, fmt: str, data: bytes, base: int, parent: N
     if len(data) > MAX_TREE_BYTES:
         parent.notes.append(f"{len(data)} bytes: larger than explain parses into fields ({MAX_TREE_BYTES} bytes); not parsed")
         return
-    spec, cls = _kaitai(fmt)
+    cls = _kaitai(fmt)
     buf = io.BytesIO(data)
     obj = cls(KaitaiStream(buf))
-    kerr: FormatError | None = None
+    stopped: str | None = None
     try:
-        kaitai_call(spec, buf, obj._read, path=fmt)
-    except FormatError as e:
-        kerr = e
-        if e.offset is not None:
-            e.offset += base
+        obj._read()
     except RecursionError:
-        kerr = FormatError("structure nests too deeply", rule=f"{spec}.structure", path=fmt, offset=base)
+        stopped = "structure nests too deeply"
+    except Exception as e:  # the generated parser's own errors: the library's reading below names the rule
+        stopped = f"{type(e).__name__}: {e}"
     try:
         parent.children.extend(struct_nodes(obj, base, _summaries()))
     except RecursionError:  # pragma: no cover - the parse above fails first
         pass
     if not parent.value:
         parent.value = summary(obj, _summaries())
-    notes, lerr = _check(fmt, data, base)
+    notes, err = _check(fmt, data, base)
     parent.notes.extend(notes)
-    err = lerr or kerr
     if err is not None:
         ex.error(err, parent)
+    elif stopped is not None:  # the spec refused what the reader accepts: say so (the fields read so far are shown)
+        parent.notes.append(f"the Kaitai spec stopped at offset {base + buf.tell()}: {stopped}")
 
 
 #: the top-level field's name for each format
