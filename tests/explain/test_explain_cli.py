@@ -56,7 +56,7 @@ def test_not_a_lake_file(corpus: Path, capsys: pytest.CaptureFixture[str]) -> No
 
 @pytest.mark.parametrize(
     "args",
-    [["--range", "x"], ["--range", "10:5"], ["--depth", "0"], ["--format", "zip"], ["--html", "o.html", "--json"]],
+    [["--range", "x"], ["--range", "10:5"], ["--depth", "0"], ["--max-fields", "0"], ["--format", "zip"], ["--html", "o.html", "--json"]],
 )
 def test_bad_usage_exits_2(corpus: Path, args: list[str], capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     os.chdir(tmp_path)

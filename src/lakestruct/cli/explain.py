@@ -13,7 +13,7 @@ import sys
 from typing import Any
 
 from ..errors import UsageError
-from ..explain import FORMATS, explain, render_text, write_html
+from ..explain import FORMATS, MAX_FIELDS, explain, render_text, write_html
 
 __all__ = ["parse_range", "register"]
 
@@ -34,12 +34,13 @@ def parse_range(text: str) -> tuple[int, int | None]:
 
 
 def _depth(text: str) -> int:
+    """A positive integer (--depth, --max-fields)."""
     try:
         n = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"depth must be an integer, not {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected an integer, not {text!r}") from None
     if n < 1:
-        raise argparse.ArgumentTypeError("depth must be at least 1")
+        raise argparse.ArgumentTypeError("must be at least 1")
     return n
 
 
@@ -56,6 +57,10 @@ def register(sub: Any) -> None:
     p.add_argument("--format", choices=FORMATS, help="the format (default: detected from the magic bytes)")
     p.add_argument("--range", type=parse_range, metavar="START:END", help="only the fields overlapping these bytes (0x hex allowed)")
     p.add_argument("--depth", type=_depth, metavar="N", help="show N levels of nesting (1: top-level structures only)")
+    p.add_argument(
+        "--max-fields", type=_depth, metavar="N", default=MAX_FIELDS,
+        help=f"stop walking after about N fields (default {MAX_FIELDS}); a note says where, --range from there continues",
+    )
     p.add_argument("--html", metavar="OUT", help="write a self-contained HTML page (hex view and field tree) to OUT instead")
     p.add_argument("--json", action="store_true", help="one JSON object: the fields (path, level, start, end, kind, value, notes)")
     p.set_defaults(func=_explain)
@@ -64,7 +69,9 @@ def register(sub: Any) -> None:
 def _explain(args: argparse.Namespace) -> int:
     if args.html and args.json:
         raise UsageError("--html and --json write different outputs: choose one")
-    ex = explain(args.file, format=args.format, range=args.range, depth=args.depth, with_bytes=bool(args.html))
+    ex = explain(
+        args.file, format=args.format, range=args.range, depth=args.depth, with_bytes=bool(args.html), max_fields=args.max_fields
+    )
     if args.html:
         write_html(ex, args.html)
         print(f"lakestruct: wrote {args.html} ({sum(1 for _ in ex.walk())} fields)", file=sys.stderr)
