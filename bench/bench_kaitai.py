@@ -34,8 +34,8 @@ def run() -> list[Result]:
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from lakestruct.kaitai import KaitaiToolchainError, Spec
     from lakestruct.kaitai.runtime import load
-    from lakestruct.spark import batches, source
-    from lakestruct.spark.listing import list_files
+    from lakestruct.spark import source
+    from lakestruct.spark.rowsource import plain_loop
     from tests.kaitai.conftest import write_pcap
 
     gallery = _gallery()
@@ -74,9 +74,8 @@ def run() -> list[Result]:
             best_parse = min(best_parse, time.perf_counter() - t0)
         assert n == records
         src = source("kaitai")
-        prepared = src.prepare(opts) if src.prepare else opts
         t0 = time.perf_counter()
-        loop_rows = sum(b.num_rows for b in batches(src, list_files([str(root)]), prepared))
+        loop_rows = sum(b.num_rows for b in plain_loop(src, [str(root)], opts))
         loop_s = time.perf_counter() - t0
         assert loop_rows == records
         spark = session("local[2]", app_name="lakestruct-bench-kaitai")

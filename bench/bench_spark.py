@@ -51,11 +51,11 @@ def _time_job(spark: Any, fmt: str, paths: list[str], repeat: int = 3, **options
 
 
 def _plain(fmt: str, paths: list[str]) -> tuple[float, int]:
-    from lakestruct.spark import batches, source
-    from lakestruct.spark.listing import list_files
+    from lakestruct.spark import source
+    from lakestruct.spark.rowsource import plain_loop
 
     t0 = time.perf_counter()
-    rows = sum(b.num_rows for b in batches(source(fmt), list_files(paths), {}))
+    rows = sum(b.num_rows for b in plain_loop(source(fmt), paths))
     return time.perf_counter() - t0, rows
 
 

@@ -9,15 +9,15 @@ import pyarrow as pa
 import pytest
 
 from lakestruct.kaitai import KaitaiToolchainError, compile
-from lakestruct.spark import batches, full_schema, source
-from lakestruct.spark.listing import list_files
+from lakestruct.spark import full_schema, source
+from lakestruct.spark.rowsource import plain_loop, prepared_options
 from tests.kaitai.conftest import write_pcap
 
 
 def _plain(paths: list[str], options: dict[str, str]) -> list[dict[str, Any]]:
     src = source("kaitai")
-    opts = src.prepare(options) if src.prepare else options
-    table = pa.Table.from_batches(list(batches(src, list_files(paths), opts)), schema=full_schema(src, opts))
+    opts = prepared_options(src, options)
+    table = pa.Table.from_batches(list(plain_loop(src, paths, options)), schema=full_schema(src, opts))
     rows: list[dict[str, Any]] = table.to_pylist()
     return rows
 

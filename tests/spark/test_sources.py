@@ -13,13 +13,14 @@ import pyarrow as pa
 import pyarrow.parquet as papq
 import pytest
 
-from lakestruct.spark import SOURCES, batches, full_schema, source
+from lakestruct.spark import SOURCES, full_schema, source
 from lakestruct.spark.listing import list_files
+from lakestruct.spark.rowsource import plain_loop
 
 
 def rows(name: str, paths: list[str], **options: str) -> list[dict[str, Any]]:
     src = source(name)
-    table = pa.Table.from_batches(list(batches(src, list_files(paths), options)), schema=full_schema(src, options))
+    table = pa.Table.from_batches(list(plain_loop(src, paths, options)), schema=full_schema(src, options))
     out: list[dict[str, Any]] = table.to_pylist()
     return out
 

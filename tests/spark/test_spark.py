@@ -17,8 +17,9 @@ import pyarrow as pa
 import pytest
 
 from lakestruct.cli import main as cli_main
-from lakestruct.spark import SOURCES, batches, full_schema, source
+from lakestruct.spark import SOURCES, full_schema, source
 from lakestruct.spark.listing import list_files
+from lakestruct.spark.rowsource import plain_loop
 
 REPO = Path(__file__).resolve().parents[2]
 #: the sources that read a lake's files as they are (the kaitai source needs a spec: tests/spark/test_kaitai_spark.py)
@@ -40,7 +41,7 @@ def normalized(rows: list[dict[str, Any]], root: str = "") -> list[dict[str, Any
 
 def plain(name: str, paths: list[str], **options: str) -> list[dict[str, Any]]:
     src = source(name)
-    t = pa.Table.from_batches(list(batches(src, list_files(paths), options)), schema=full_schema(src, options))
+    t = pa.Table.from_batches(list(plain_loop(src, paths, options)), schema=full_schema(src, options))
     rows: list[dict[str, Any]] = t.to_pylist()
     return rows
 

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .rowsource import ERROR_FIELDS, RowSource, batches, full_schema
+from .rowsource import ERROR_FIELDS, RowSource, batches, full_schema, plain_loop
 from .sources import SOURCES, source
 
-__all__ = ["ERROR_FIELDS", "SOURCES", "RowSource", "batches", "full_schema", "register", "session", "source"]
+__all__ = ["ERROR_FIELDS", "SOURCES", "RowSource", "batches", "full_schema", "plain_loop", "register", "session", "source"]
 
 
 def register(spark: Any) -> list[str]:

@@ -17,8 +17,8 @@ from pyspark.sql.pandas.types import from_arrow_schema
 from pyspark.sql.types import StructType
 
 from ..errors import UsageError
-from .listing import DEFAULT_MAX_PARTITION_BYTES, DEFAULT_OPEN_COST_BYTES, Input, input_paths, list_files, pack
-from .rowsource import RowSource, batches, full_schema, option_int
+from .listing import DEFAULT_MAX_PARTITION_BYTES, DEFAULT_OPEN_COST_BYTES, Input, input_paths, pack
+from .rowsource import RowSource, batches, full_schema, option_int, prepared_options, source_inputs
 
 __all__ = ["GENERIC_OPTIONS", "FilesPartition", "make_data_source"]
 
@@ -62,17 +62,13 @@ def plan(source: RowSource, options: Mapping[str, str]) -> list[list[Input]]:
         paths = input_paths(options)
         if not paths:
             raise UsageError(f"{source.name}: no path given: spark.read.format({source.name!r}).load(PATH or [PATHS])")
-        inputs = source.list_inputs(paths, options) if source.list_inputs else list_files(paths)
+        inputs = source_inputs(source, paths, options)
     return pack(
         inputs,
         min_partitions=option_int(options, "min_partitions", os.cpu_count() or 1) or 1,
         max_partition_bytes=option_int(options, "max_partition_bytes", DEFAULT_MAX_PARTITION_BYTES) or DEFAULT_MAX_PARTITION_BYTES,
         open_cost=option_int(options, "open_cost_bytes", DEFAULT_OPEN_COST_BYTES) or 0,
     )
-
-
-def _lower(options: Mapping[str, str]) -> dict[str, str]:
-    return {str(k).lower(): str(v) for k, v in options.items()}
 
 
 def make_data_source(source: RowSource) -> type[DataSource]:
@@ -92,8 +88,7 @@ def make_data_source(source: RowSource) -> type[DataSource]:
 
     class _Source(DataSource):
         def __init__(self, options: Mapping[str, str]) -> None:
-            opts = _lower(options)
-            self.options = _lower(source.prepare(opts)) if source.prepare else opts
+            self.options = prepared_options(source, options)
 
         @classmethod
         def name(cls) -> str:

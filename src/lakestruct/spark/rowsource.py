@@ -21,13 +21,14 @@ This module imports pyarrow and lakestruct only, never pyspark.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
 import pyarrow as pa
 
 from ..errors import FormatError, LakestructError, UsageError
+from ..source import list_files
 from .listing import Input
 
 __all__ = [
@@ -41,7 +42,9 @@ __all__ = [
     "full_schema",
     "option_bool",
     "option_int",
+    "plain_loop",
     "schema_markdown",
+    "source_inputs",
 ]
 
 Options = Mapping[str, str]
@@ -190,3 +193,21 @@ def schema_markdown(source: RowSource, options: Options) -> str:
         doc = (f.metadata or {}).get(b"doc", b"").decode()
         lines.append(f"| `{f.name}` | {_type_name(f.type)} | {doc} |")
     return "\n".join(lines)
+
+
+def source_inputs(source: RowSource, paths: Sequence[str], options: Options) -> list[Input]:
+    """The input units of ``paths`` for ``source``: its own listing (table directories, ...) or every file."""
+    return source.list_inputs(list(paths), options) if source.list_inputs else list_files(paths)
+
+
+def prepared_options(source: RowSource, options: Options) -> dict[str, str]:
+    """Options as the source sees them (keys lower-cased as Spark hands them over, then ``prepare``)."""
+    opts = {str(k).lower(): str(v) for k, v in options.items()}
+    return {str(k).lower(): str(v) for k, v in source.prepare(opts).items()} if source.prepare else opts
+
+
+def plain_loop(source: RowSource, paths: Sequence[str], options: Options | None = None) -> Iterator[pa.RecordBatch]:
+    """The plain single-process loop: the rows ``spark.read.format(source.name).options(**options).load(paths)``
+    gives, computed in this process without Spark (the tests hold every source to it)."""
+    opts = prepared_options(source, options or {})
+    return batches(source, source_inputs(source, paths, opts), opts)
