@@ -7,8 +7,9 @@
 - throughput: ``parquet_pages`` over the Parquet files of the shared corpus, page headers per second on
   ``local[2]``, beside the single-process loop (information).
 
-Each Spark figure is the best of 3 runs of the job on a warm session (Python workers reused), excluding session
-start-up (~10 s, paid once per application).
+Each Spark figure is the best of 5 runs of the job on a warm session, after 3 warm-up runs: the Python workers are
+reused and the JVM's JIT has compiled the row conversion (on the first runs the JVM spends as much CPU as the
+Python workers, on two cores that halves the scaling). Session start-up (~10 s, once per application) is excluded.
 """
 
 from __future__ import annotations
@@ -78,8 +79,8 @@ def run() -> list[Result]:
         for master in ("local[1]", "local[2]"):
             spark = session(master, app_name=f"lakestruct-bench-{master}")
             parallelism = str(spark.sparkContext.defaultParallelism)
-            _time_job(spark, "puffin", folder, repeat=1, min_partitions=parallelism)  # warm the Python workers
-            times[master], rows = _time_job(spark, "puffin", folder, min_partitions=parallelism)
+            _time_job(spark, "puffin", folder, repeat=3, min_partitions=parallelism)  # warm the Python workers and the JIT
+            times[master], rows = _time_job(spark, "puffin", folder, repeat=5, min_partitions=parallelism)
             assert rows == loop_rows == N_FILES, (rows, loop_rows)
             if master == "local[2]":
                 shared = os.environ.get("LAKESTRUCT_SHARED", str(Path(__file__).resolve().parents[2] / "shared"))

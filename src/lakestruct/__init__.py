@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import importlib
 from importlib.metadata import PackageNotFoundError, version
+from typing import TYPE_CHECKING, Any
 
 try:
     __version__ = version("lakestruct")
 except PackageNotFoundError:  # pragma: no cover - running from a source tree
     __version__ = "0.0.0+unknown"
 
-from . import deletes, paimon, parquet, puffin, roaring, sketches
 from .errors import (
     ChecksumError,
     DecompressionError,
@@ -39,8 +40,23 @@ __all__ = [
     "parquet",
     "puffin",
     "roaring",
+    "scan",
     "sketches",
 ]
+
+
+if TYPE_CHECKING:
+    from . import deletes, paimon, parquet, puffin, roaring, scan, sketches
+
+#: the format rooms (and ``scan``, which uses them all), imported on first use (``lakestruct.parquet``): a Spark
+#: worker that only plans a read, or a command that reads one format, does not pay for importing every room (~0.35 s)
+_LAZY = frozenset({"deletes", "paimon", "parquet", "puffin", "roaring", "scan", "sketches"})
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module 'lakestruct' has no attribute {name!r}")
 
 
 def twins() -> dict[str, str]:

@@ -52,7 +52,7 @@ def test_pack_spreads_small_files_over_the_minimum_partitions_and_keeps_big_file
     parts = pack(small, min_partitions=4)
     assert len(parts) >= 4
     assert sorted(p for part in parts for p, _ in part) == sorted(p for p, _ in small)
-    assert max(len(p) for p in parts) <= 2 * min(len(p) for p in parts[:-1])  # even, apart from the tail
+    assert len(parts) % 4 == 0 and max(len(p) for p in parts) - min(len(p) for p in parts) <= 1  # even
     big = [("big", 2_000 * MB), *small[:10]]
     parts = pack(big, min_partitions=2)
     assert ["big"] in [[p for p, _ in part] for part in parts]
@@ -65,16 +65,19 @@ def test_pack_is_deterministic_and_empty_for_no_inputs() -> None:
 
 
 @given(st.lists(st.integers(0, 300 * MB), min_size=1, max_size=300), st.integers(1, 64))
-def test_pack_respects_the_split_size_like_spark(sizes: list[int], min_parts: int) -> None:
+def test_pack_balances_tasks_over_the_cores(sizes: list[int], min_parts: int) -> None:
     inputs = [(f"f{i}", s) for i, s in enumerate(sizes)]
-    open_cost = 4 * MB
-    parts = pack(inputs, min_partitions=min_parts, open_cost=open_cost)
-    total = sum(s + open_cost for s in sizes)
-    split = max(open_cost, min(128 * MB, total // min_parts))
+    open_cost = 256 * 1024
+    parts = pack(inputs, min_partitions=min_parts, max_partition_bytes=512 * MB, open_cost=open_cost)
     assert sorted(x for p in parts for x in p) == sorted(inputs)
-    for part in parts:  # a partition over the split size holds one file
-        cost = sum(s + open_cost for _, s in part)
-        assert cost <= split or len(part) == 1
+    total = sum(s + open_cost for s in sizes)
+    n = min(len(sizes), -(-max(min_parts, -(-total // (512 * MB))) // min_parts) * min_parts)
+    assert len(parts) <= n
+    biggest = max(sizes) + open_cost
+    for part in parts:  # longest-processing-time first: no task exceeds the average by more than one file
+        assert sum(s + open_cost for _, s in part) <= total / n + biggest
+    if len(sizes) >= min_parts:
+        assert len(parts) >= min_parts  # every core gets work
 
 
 def test_input_paths_reads_what_spark_passes() -> None:

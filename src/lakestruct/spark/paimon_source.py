@@ -14,8 +14,8 @@ from collections.abc import Iterator
 
 import pyarrow as pa
 
-from .. import paimon
-from ..paimon.read import DEFAULT_PARTITION_NAME
+import lakestruct as _ls  # lakestruct.paimon loads on first use: a worker that only plans a read does not import it
+
 from ..source import Input, list_files
 from .rowsource import Chunk, Options, RowSource, col, option_int
 
@@ -66,10 +66,11 @@ def list_table_dirs(paths: list[str], options: Options) -> list[Input]:
 def _rows(table_dir: str, options: Options) -> Iterator[Chunk]:
     import json
 
+    paimon = _ls.paimon
     t = paimon.open_table(table_dir)
     snap = t.snapshot(option_int(options, "snapshot", None))
     schema = t.schema(snap.schema_id)
-    default_name = schema.options.get("partition.default-name", DEFAULT_PARTITION_NAME)
+    default_name = schema.options.get("partition.default-name", paimon.read.DEFAULT_PARTITION_NAME)
     live = t.live_files(snap)
     dvs = t.deletion_vectors(snap, files=live)
     for f in live:

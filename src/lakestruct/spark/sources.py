@@ -20,15 +20,19 @@ from __future__ import annotations
 import math
 import struct
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyarrow as pa
 
-from .. import deletes, parquet, puffin, scan, sketches
+import lakestruct as _ls  # the rooms load on first use: a Spark worker that only plans a read imports none of them
+
 from ..errors import FormatError, LakestructError
 from ..source import open_source
 from .rowsource import Chunk, Options, RowSource, col, error_fields, option_bool, schema_markdown
+
+if TYPE_CHECKING:
+    from .. import deletes, parquet
 
 __all__ = ["SOURCES", "docs_markdown", "DELETION_VECTORS", "LAKE_FILES", "PARQUET_CHUNKS", "PARQUET_PAGES", "PUFFIN", "source"]
 
@@ -48,11 +52,11 @@ LAKE_FILES_SCHEMA = pa.schema(
 def _lake_file_rows(path: str, options: Options) -> Iterator[Chunk]:
     with open_source(path) as src:
         size = src.size
-    fmt = scan.detect(path)
+    fmt = _ls.scan.detect(path)
     if fmt is None:
         yield {"format": None, "size": size, "ok": None, "summary": None}
         return
-    r = scan.check_file(path, fmt)
+    r = _ls.scan.check_file(path, fmt)
     row: dict[str, Any] = {"format": r.format, "size": size, "ok": r.ok, "summary": r.summary}
     if not r.ok:
         row.update(error_rule=r.rule or "unknown", error_offset=r.offset, error_path=r.field_path, error=r.summary)
@@ -108,9 +112,9 @@ def _finite(x: float) -> float | None:
 
 
 def _puffin_rows(path: str, options: Options) -> Iterator[Chunk]:
-    if scan.detect(path) != "puffin":
+    if _ls.scan.detect(path) != "puffin":
         return
-    with puffin.open(path) as pf:
+    with _ls.puffin.open(path) as pf:
         pf.check_header()
         created_by = pf.properties.get("created-by")
         dv_refs: list[tuple[int, str]] = []
@@ -130,12 +134,12 @@ def _puffin_rows(path: str, options: Options) -> Iterator[Chunk]:
                 "ndv": _int_or_none(b.properties.get("ndv")),
             }
             try:
-                if b.type == puffin.DELETION_VECTOR_V1:
-                    dv = deletes.read_dv_blob(pf, i)
+                if b.type == _ls.puffin.DELETION_VECTOR_V1:
+                    dv = _ls.deletes.read_dv_blob(pf, i)
                     row["cardinality"] = dv.cardinality
                     dv_refs.append((i, dv.referenced_data_file or ""))
-                elif b.type == puffin.THETA_V1:
-                    sk = sketches.ThetaSketch.from_bytes(pf.read_blob(i))
+                elif b.type == _ls.puffin.THETA_V1:
+                    sk = _ls.sketches.ThetaSketch.from_bytes(pf.read_blob(i))
                     row.update(
                         theta_estimate=_finite(sk.estimate()),
                         theta_lower_bound=_finite(sk.lower_bound(2)),
@@ -143,7 +147,7 @@ def _puffin_rows(path: str, options: Options) -> Iterator[Chunk]:
                         theta_retained=sk.num_retained,
                     )
                     if "ndv" in b.properties:
-                        check = sketches.compare_ndv(sk, b.properties["ndv"])
+                        check = _ls.sketches.compare_ndv(sk, b.properties["ndv"])
                         row["ndv_ok"] = check.ok
                         if not check.ok:
                             row.update(
@@ -157,7 +161,7 @@ def _puffin_rows(path: str, options: Options) -> Iterator[Chunk]:
             except LakestructError as e:
                 row.update(error_fields(e))
             yield row
-        deletes.check_one_per_data_file(dv_refs, where=pf.footer.payload_offset)
+        _ls.deletes.check_one_per_data_file(dv_refs, where=pf.footer.payload_offset)
 
 
 PUFFIN = RowSource(
@@ -202,23 +206,23 @@ def _dv_schema(options: Options) -> pa.Schema:
 def _deletion_vectors(path: str) -> Iterator[tuple[str, int, deletes.DeletionVector]]:
     """(kind, bits, vector) of every deletion vector in the file; nothing for files that hold none.
     ``kind`` is the file's format as :func:`lakestruct.scan.detect` names it."""
-    kind = scan.detect(path)
+    kind = _ls.scan.detect(path)
     if kind == "puffin":
-        with puffin.open(path) as pf:
+        with _ls.puffin.open(path) as pf:
             refs = []
             for i, b in enumerate(pf.blobs):
-                if b.type == puffin.DELETION_VECTOR_V1:
-                    dv = deletes.read_dv_blob(pf, i)
+                if b.type == _ls.puffin.DELETION_VECTOR_V1:
+                    dv = _ls.deletes.read_dv_blob(pf, i)
                     refs.append((i, dv.referenced_data_file or ""))
                     yield kind, 64, dv
-            deletes.check_one_per_data_file(refs, where=pf.footer.payload_offset)
+            _ls.deletes.check_one_per_data_file(refs, where=pf.footer.payload_offset)
     elif kind == "dv-file":
-        for entry in deletes.read_paimon_deletion_vectors(path):
-            yield kind, entry.bits, deletes.DeletionVector(entry.vector.positions(), None, entry.offset, entry.length)
+        for entry in _ls.deletes.read_paimon_deletion_vectors(path):
+            yield kind, entry.bits, _ls.deletes.DeletionVector(entry.vector.positions(), None, entry.offset, entry.length)
     elif kind == "dv-blob":
         with open_source(path) as src:
             raw = src.read_exact(0, src.size, rule="deletion-vector.truncated", path="blob")
-        yield kind, 64, deletes.DeletionVector.from_blob(raw)
+        yield kind, 64, _ls.deletes.DeletionVector.from_blob(raw)
 
 
 def _dv_rows(path: str, options: Options) -> Iterator[Chunk]:
@@ -338,7 +342,7 @@ _PHYSICAL_STRUCT = {1: "<i", 2: "<q", 4: "<f", 5: "<d"}
 def _converted_name(el: parquet.SchemaElement) -> str | None:
     if el.logicalType is not None:
         return el.logicalType.member or "UNKNOWN-MEMBER"
-    return parquet.model.enum_name(el.converted_type)
+    return _ls.parquet.model.enum_name(el.converted_type)
 
 
 class _StatDecoder:
@@ -347,12 +351,12 @@ class _StatDecoder:
     def __init__(self, pq: parquet.ParquetFile) -> None:
         self._convert: dict[int, Any] = {}
         try:
-            chains = parquet.assembly.leaf_chains(parquet.assembly.schema_tree(pq.metadata.schema))
+            chains = _ls.parquet.assembly.leaf_chains(_ls.parquet.assembly.schema_tree(pq.metadata.schema))
         except FormatError:
             return  # the raw bytes stay available; the schema error surfaces elsewhere
         for i, chain in enumerate(chains):
             try:
-                self._convert[i] = parquet.assembly.leaf_converter(chain[-1])
+                self._convert[i] = _ls.parquet.assembly.leaf_converter(chain[-1])
             except FormatError:
                 pass  # an annotation that does not fit: this column's bounds stay raw (hex)
 
@@ -398,21 +402,21 @@ _DICT_ENCODINGS = {"PLAIN_DICTIONARY", "RLE_DICTIONARY"}
 def _fallback(md: parquet.ColumnMetaData) -> bool | None:
     if not md.encoding_stats:
         return None
-    dict_pages = any(parquet.model.enum_name(s.page_type) == "DICTIONARY_PAGE" and s.count for s in md.encoding_stats)
+    dict_pages = any(_ls.parquet.model.enum_name(s.page_type) == "DICTIONARY_PAGE" and s.count for s in md.encoding_stats)
     if not dict_pages:
         return False
     return any(
-        parquet.model.enum_name(s.page_type) in ("DATA_PAGE", "DATA_PAGE_V2")
+        _ls.parquet.model.enum_name(s.page_type) in ("DATA_PAGE", "DATA_PAGE_V2")
         and s.count
-        and parquet.model.enum_name(s.encoding) not in _DICT_ENCODINGS
+        and _ls.parquet.model.enum_name(s.encoding) not in _DICT_ENCODINGS
         for s in md.encoding_stats
     )
 
 
 def _chunk_rows(path: str, options: Options) -> Iterator[Chunk]:
-    if scan.detect(path) != "parquet":
+    if _ls.scan.detect(path) != "parquet":
         return
-    with parquet.open(path) as pq:
+    with _ls.parquet.open(path) as pq:
         md = pq.metadata
         cols = pq.columns()
         dec = _StatDecoder(pq)
@@ -442,9 +446,9 @@ def _chunk_rows(path: str, options: Options) -> Iterator[Chunk]:
                     dpo = cm.dictionary_page_offset
                     row.update(
                         column_path=".".join(cm.path_in_schema) or desc.name,
-                        physical_type=parquet.model.enum_name(cm.type),
-                        codec=parquet.model.enum_name(cm.codec),
-                        encodings=[parquet.model.enum_name(e) for e in cm.encodings],
+                        physical_type=_ls.parquet.model.enum_name(cm.type),
+                        codec=_ls.parquet.model.enum_name(cm.codec),
+                        encodings=[_ls.parquet.model.enum_name(e) for e in cm.encodings],
                         num_values=cm.num_values,
                         distinct_count=cm.statistics.distinct_count if cm.statistics else None,
                         total_compressed_size=cm.total_compressed_size,
@@ -456,7 +460,7 @@ def _chunk_rows(path: str, options: Options) -> Iterator[Chunk]:
                         bloom_filter_length=cm.bloom_filter_length,
                         has_bloom_filter=cm.bloom_filter_offset is not None,
                         has_dictionary=(dpo is not None and dpo >= 4)
-                        or bool(_DICT_ENCODINGS & {parquet.model.enum_name(e) for e in cm.encodings}),
+                        or bool(_DICT_ENCODINGS & {_ls.parquet.model.enum_name(e) for e in cm.encodings}),
                         dictionary_fallback=_fallback(cm),
                         **_stats(dec, ci, physical, cm.statistics),
                     )
@@ -476,10 +480,10 @@ PARQUET_CHUNKS = RowSource(
 
 
 def _page_rows(path: str, options: Options) -> Iterator[Chunk]:
-    if scan.detect(path) != "parquet":
+    if _ls.scan.detect(path) != "parquet":
         return
     check_crc = option_bool(options, "check_crc", True)
-    with parquet.open(path) as pq:
+    with _ls.parquet.open(path) as pq:
         cols = pq.columns()
         dec = _StatDecoder(pq)
         for rg_i, rg in enumerate(pq.metadata.row_groups):
