@@ -823,7 +823,7 @@ class Table:
                 raise FormatError(f"the index manifest says {want} bytes, the file has {len(data)}", rule="paimon.index.file-size",
                                   path="_FILE_SIZE", source=path)
             try:
-                entries = {e.offset: e for e in parse_dv_index(data, max_positions=budget)}
+                entries = {e.offset: e for e in parse_dv_index(data, max_positions=budget, name=path)}
             except FormatError as e:
                 raise e.with_source(path) from None
             for f in group:
