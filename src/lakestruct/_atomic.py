@@ -6,7 +6,7 @@ import os
 import tempfile
 from typing import IO
 
-__all__ = ["AtomicFile"]
+__all__ = ["AtomicFile", "write_atomic"]
 
 
 class AtomicFile:
@@ -48,3 +48,13 @@ class AtomicFile:
             os.unlink(self.tmp_path)
         except FileNotFoundError:
             pass
+
+
+def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
+    """Write ``data`` to ``path`` through an :class:`AtomicFile`: the whole file appears, or none of it."""
+    out = AtomicFile(path)
+    try:
+        out.file.write(data)
+        out.commit()
+    finally:
+        out.abort()

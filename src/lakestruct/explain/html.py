@@ -14,7 +14,7 @@ import json
 import os
 from typing import Any
 
-from .._atomic import AtomicFile
+from .._atomic import write_atomic
 from .tree import Explanation
 
 __all__ = ["render_html", "write_html"]
@@ -175,9 +175,4 @@ def render_html(ex: Explanation) -> str:
 
 def write_html(ex: Explanation, path: str | os.PathLike[str]) -> None:
     """Write the page to ``path`` atomically (a temporary file renamed into place)."""
-    out = AtomicFile(path)
-    try:
-        out.file.write(render_html(ex).encode("utf-8"))
-        out.commit()
-    finally:
-        out.abort()
+    write_atomic(path, render_html(ex).encode("utf-8"))

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .._atomic import AtomicFile
+from .._atomic import write_atomic
 from ..errors import FormatError, LakestructError, SourceError, UsageError
 
 __all__ = [
@@ -200,18 +200,9 @@ def compile(
         for f in sorted(tmp_out.iterdir()):
             if f.suffix != ".py":
                 continue
-            _write(out / f.name, f.read_bytes())
+            write_atomic(out / f.name, f.read_bytes())
             written.append(f.stem)
             tree = data["specs"].get(f.stem)
             if tree is not None:
-                _write(out / f"{f.stem}{SIDECAR}", json.dumps(tree, indent=1).encode())
+                write_atomic(out / f"{f.stem}{SIDECAR}", json.dumps(tree, indent=1).encode())
     return Compiled(out, tuple(data["main"]), tuple(written), dict(data["specs"]))
-
-
-def _write(path: Path, data: bytes) -> None:
-    f = AtomicFile(path)
-    try:
-        f.file.write(data)
-        f.commit()
-    finally:
-        f.abort()

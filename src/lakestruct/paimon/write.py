@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from .._atomic import AtomicFile
+from .._atomic import write_atomic
 from ..deletes import encode_deletion_vector_blob
 from ..errors import UsageError
 from ..roaring.write import encode32, normalize_positions
@@ -220,12 +220,7 @@ def encode_dv_index_file(vectors: Sequence[Any], bits: int = 32) -> tuple[bytes,
 def write_dv_index_file(path: str | os.PathLike[str], vectors: Sequence[Any], bits: int = 32) -> list[tuple[int, int, int]]:
     """Write :func:`encode_dv_index_file`'s bytes atomically; return the metas."""
     data, metas = encode_dv_index_file(vectors, bits)
-    out = AtomicFile(path)
-    try:
-        out.file.write(data)
-        out.commit()
-    finally:
-        out.abort()
+    write_atomic(path, data)
     return metas
 
 

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from .. import deletes, puffin, sketches
-from .._atomic import AtomicFile
+from .._atomic import write_atomic
 
 __all__ = ["BUCKET", "build"]
 
@@ -35,12 +35,7 @@ TABLE = "warehouse/db/orders"
 
 def _put(path: str, data: bytes) -> None:
     os.makedirs(os.path.dirname(path), exist_ok=True)
-    f = AtomicFile(path)
-    try:
-        f.file.write(data)
-        f.commit()
-    finally:
-        f.abort()
+    write_atomic(path, data)
 
 
 def _orders(rng: np.random.Generator, n: int, start: int) -> Any:

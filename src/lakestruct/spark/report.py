@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from .. import __version__
-from .._atomic import AtomicFile
+from .._atomic import write_atomic
 
 __all__ = ["bar_chart", "render", "write_report"]
 
@@ -239,10 +239,5 @@ def write_report(path: str, summary: dict[str, Any], *, paths: Sequence[str] = (
     """Write the page atomically (temp file + rename); returns ``path``."""
     page = render(summary, paths=paths).encode("utf-8")
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    out = AtomicFile(path)
-    try:
-        out.file.write(page)
-        out.commit()
-    finally:
-        out.abort()
+    write_atomic(path, page)
     return path
