@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import Result
+from common import Result, spark_missing
 
 N_FILES = 16
 PACKETS = 4_000
@@ -42,14 +42,10 @@ def run() -> list[Result]:
     if gallery is None:
         print("bench_kaitai skipped: no shared corpus (kaitai-formats/network/pcap.ksy)", file=sys.stderr)
         return []
-    try:
-        from lakestruct.spark.env import JavaMissingError, SparkMissingError, check_java, check_pyspark, session
-
-        check_pyspark()
-        check_java()
-    except (JavaMissingError, SparkMissingError) as e:  # pragma: no cover - machine without Java/PySpark
-        print(f"bench_kaitai skipped: {e}", file=sys.stderr)
+    if spark_missing("bench_kaitai"):
         return []
+    from lakestruct.spark.env import session
+
     out: list[Result] = []
     with tempfile.TemporaryDirectory(prefix="lakestruct-bench-kaitai-") as tmp:
         root = Path(tmp) / "captures"

@@ -15,13 +15,12 @@ Python workers, on two cores that halves the scaling). Session start-up (~10 s, 
 from __future__ import annotations
 
 import os
-import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-from common import Result
+from common import Result, spark_missing
 
 N_FILES = 10_000
 
@@ -61,14 +60,10 @@ def _plain(fmt: str, paths: list[str]) -> tuple[float, int]:
 
 
 def run() -> list[Result]:
-    try:
-        from lakestruct.spark.env import JavaMissingError, SparkMissingError, check_java, check_pyspark, session
-
-        check_pyspark()
-        check_java()
-    except (JavaMissingError, SparkMissingError) as e:  # pragma: no cover - machine without Java/PySpark
-        print(f"bench_spark skipped: {e}", file=sys.stderr)
+    if spark_missing("bench_spark"):
         return []
+    from lakestruct.spark.env import session
+
     out: list[Result] = []
     with tempfile.TemporaryDirectory(prefix="lakestruct-bench-spark-") as tmp:
         root = Path(tmp) / "puffins"

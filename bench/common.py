@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -40,3 +41,16 @@ def best_of(fn: Callable[[], object], repeat: int = 5, number: int = 1) -> float
             fn()
         best = min(best, (time.perf_counter() - t0) / number)
     return best
+
+
+def spark_missing(bench: str) -> bool:
+    """Whether PySpark or Java is missing (then say so on stderr: the bench is skipped, not failed)."""
+    from lakestruct.spark.env import JavaMissingError, SparkMissingError, check_java, check_pyspark
+
+    try:
+        check_pyspark()
+        check_java()
+    except (JavaMissingError, SparkMissingError) as e:  # pragma: no cover - machine without Java/PySpark
+        print(f"{bench} skipped: {e}", file=sys.stderr)
+        return True
+    return False
