@@ -63,10 +63,10 @@ typecheck: $(STAMP)
 	$(PY) -m mypy
 
 test: install $(BROWSER) check-gen lint typecheck
-	LAKESTRUCT_SHARED=$(SHARED) $(PY) -m pytest -q -n $(PYTEST_N) --dist loadgroup -p no:cacheprovider
+	LAKESTRUCT_SHARED=$(abspath $(SHARED)) $(PY) -m pytest -q -n $(PYTEST_N) --dist loadgroup -p no:cacheprovider
 
 bench: install
-	LAKESTRUCT_SHARED=$(SHARED) $(PY) bench/run.py
+	LAKESTRUCT_SHARED=$(abspath $(SHARED)) $(PY) bench/run.py
 
 # The main job on embedded defaults: build a demo lake with real writers (pyarrow Parquet files, lakestruct's
 # Puffin/DV/Theta writers, a few broken files) and run the lake inventory on it on local Spark (Java 17+).

@@ -17,8 +17,12 @@ settings.register_profile("ci", max_examples=200, deadline=None, suppress_health
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
+#: resolved once, at collection: a test that changes the working directory must not move a relative LAKESTRUCT_SHARED
+_SHARED = Path(os.environ.get("LAKESTRUCT_SHARED", REPO.parent / "shared")).resolve()
+
+
 def shared_dir() -> Path:
-    return Path(os.environ.get("LAKESTRUCT_SHARED", REPO.parent / "shared")).resolve()
+    return _SHARED
 
 
 def corpus_dir() -> Path | None:

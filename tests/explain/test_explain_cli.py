@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -58,8 +57,10 @@ def test_not_a_lake_file(corpus: Path, capsys: pytest.CaptureFixture[str]) -> No
     "args",
     [["--range", "x"], ["--range", "10:5"], ["--depth", "0"], ["--max-fields", "0"], ["--format", "zip"], ["--html", "o.html", "--json"]],
 )
-def test_bad_usage_exits_2(corpus: Path, args: list[str], capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    os.chdir(tmp_path)
+def test_bad_usage_exits_2(
+    corpus: Path, args: list[str], capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # restored after the test (a relative --html lands here)
     with pytest.raises(SystemExit) as e:
         rc = main(["explain", str(corpus / "seed-files" / "simple.parquet"), *args])
         raise SystemExit(rc)
