@@ -64,15 +64,7 @@ def kaitai_call(spec: str, reader: Tellable | None, fn: Callable[[], T], *, path
                 offset -= width
             elif getattr(e.io, "bits_left", 0) > 0:  # a bit field: report the byte holding it
                 offset -= 1
-        actual = getattr(e, "actual", None)
-        if isinstance(e, kaitaistruct.ValidationNotEqualError):
-            msg = f"expected {_show(e.expected)}, found {_show(actual)}"
-        elif isinstance(e, kaitaistruct.ValidationLessThanError):
-            msg = f"{actual} is below the minimum {e.min}"
-        elif isinstance(e, kaitaistruct.ValidationGreaterThanError):
-            msg = f"{actual} is above the maximum {e.max}"
-        else:
-            msg = f"value {_show(actual)} is not allowed"
+        msg = validation_message(e)
         cls = MagicError if isinstance(e.expected if isinstance(e, kaitaistruct.ValidationNotEqualError) else None, bytes) else FormatError
         raise cls(msg, rule=rule, path=field, offset=offset) from None
     except kaitaistruct.EndOfStreamError as e:
@@ -91,8 +83,22 @@ def kaitai_call(spec: str, reader: Tellable | None, fn: Callable[[], T], *, path
         raise FormatError(f"not valid UTF-8: {e.reason}", rule=f"{spec}.utf8", path=path or spec) from None
 
 
+def validation_message(e: kaitaistruct.ValidationFailedError) -> str:
+    """What a Kaitai ``valid:`` failure says, in words (``expected 50 41 52 31 ('PAR1'), found ...``)."""
+    actual = getattr(e, "actual", None)
+    if isinstance(e, kaitaistruct.ValidationNotEqualError):
+        return f"expected {_show(e.expected)}, found {_show(actual)}"
+    if isinstance(e, kaitaistruct.ValidationLessThanError):
+        return f"{_show(actual)} is below the minimum {_show(e.min)}"
+    if isinstance(e, kaitaistruct.ValidationGreaterThanError):
+        return f"{_show(actual)} is above the maximum {_show(e.max)}"
+    return f"value {_show(actual)} is not allowed"
+
+
 def _show(v: object) -> str:
-    if isinstance(v, bytes):
-        text = v.decode("latin-1")
-        return f"{v.hex(' ')} ({text!r})" if text.isprintable() else v.hex(" ")
+    if isinstance(v, bytes | bytearray):
+        shown = bytes(v[:32])
+        text = shown.decode("latin-1")
+        more = " ..." if len(v) > 32 else ""
+        return f"{shown.hex(' ')}{more} ({text!r})" if text.isprintable() else shown.hex(" ") + more
     return repr(v)

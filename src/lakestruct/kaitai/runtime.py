@@ -28,6 +28,7 @@ from typing import Any
 
 import kaitaistruct
 
+from .._kaitai import validation_message
 from ..errors import DecompressionError, FormatError, LimitError, TruncatedError, UsageError
 from .model import Model, TypeDef
 
@@ -477,19 +478,4 @@ def _validation(loaded: Loaded, frames: list[tuple[Any, int, str]], e: Any) -> t
         rule = ".".join((t.spec_id, *t.path, name))
     else:
         rule = f"{loaded.model.main}.valid"
-    actual = getattr(e, "actual", None)
-    if isinstance(e, kaitaistruct.ValidationNotEqualError):
-        msg = f"expected {_show(e.expected)}, found {_show(actual)}"
-    elif isinstance(e, kaitaistruct.ValidationLessThanError):
-        msg = f"{_show(actual)} is below the minimum {_show(e.min)}"
-    elif isinstance(e, kaitaistruct.ValidationGreaterThanError):
-        msg = f"{_show(actual)} is above the maximum {_show(e.max)}"
-    else:
-        msg = f"value {_show(actual)} is not allowed ({type(e).__name__})"
-    return rule, msg
-
-
-def _show(v: object) -> str:
-    if isinstance(v, bytes | bytearray):
-        return bytes(v[:32]).hex(" ") + (" ..." if len(v) > 32 else "")
-    return repr(v)
+    return rule, validation_message(e)
