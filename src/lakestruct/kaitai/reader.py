@@ -11,14 +11,15 @@ from typing import Any
 
 import pyarrow as pa
 
-from ..errors import LimitError, UsageError
+from ..errors import LakestructError, LimitError, UsageError
 from ..source import open_source
+from .columns import Columns
 from .model import Plan, plan
 from .runtime import Bundle, bundle_from_dir, load, parse
 from .toolchain import compile as compile_specs
 from .walk import Walker
 
-__all__ = ["DEFAULT_MAX_FILE_BYTES", "DEFAULT_MAX_RECORDS", "OBJECTS_BASE", "OBJECTS_PER_BYTE", "Spec"]
+__all__ = ["BATCH_ROWS", "DEFAULT_MAX_FILE_BYTES", "DEFAULT_MAX_RECORDS", "OBJECTS_BASE", "OBJECTS_PER_BYTE", "Spec"]
 
 #: files larger than this are not parsed (one error row); option max_file_bytes
 DEFAULT_MAX_FILE_BYTES = 256 * 1024 * 1024
@@ -27,6 +28,8 @@ DEFAULT_MAX_RECORDS = 10_000_000
 #: a file may make at most OBJECTS_BASE + OBJECTS_PER_BYTE * size parser objects (user-type instances)
 OBJECTS_BASE = 10_000
 OBJECTS_PER_BYTE = 8
+#: rows per record batch of Spec.batches
+BATCH_ROWS = 4096
 
 
 class Spec:
@@ -36,6 +39,7 @@ class Spec:
         self.bundle = bundle
         self._plans: dict[tuple[Any, ...], Plan] = {}
         self._walkers: dict[tuple[Any, ...], Walker] = {}
+        self._columns: dict[tuple[Any, ...], Columns] = {}
 
     @classmethod
     def from_ksy(cls, path: str | os.PathLike[str], *, import_dirs: Sequence[str | os.PathLike[str]] = ()) -> Spec:
@@ -103,22 +107,67 @@ class Spec:
     ) -> Iterator[dict[str, Any]]:
         """The rows of one file. When the file breaks its spec, the rows read before the failure are
         yielded and then the :class:`~lakestruct.FormatError` is raised."""
+        walker = self.walker(root=root, instances=instances, u8=u8, positions=positions)
+        data = self._read(path, max_file_bytes)
+        yield from self.rows_of(walker, data, max_records=max_records)
+
+    def batches(
+        self,
+        path: str,
+        *,
+        root: str = "",
+        instances: Iterable[str] | None = None,
+        u8: str = "decimal",
+        positions: bool = False,
+        max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
+        max_records: int = DEFAULT_MAX_RECORDS,
+        batch_rows: int = BATCH_ROWS,
+    ) -> Iterator[pa.RecordBatch | dict[str, Any]]:
+        """The rows of :meth:`rows` as Arrow record batches of :meth:`schema` (built column by column,
+        :mod:`lakestruct.kaitai.columns`); a row that carries an error (an instance that failed, a value
+        out of range) comes as its dict, between the batches, in file order. Errors as in :meth:`rows`."""
+        inst = tuple(instances) if instances is not None else None
+        walker = self.walker(root=root, instances=inst, u8=u8, positions=positions)
+        key = (root, inst, u8, positions)
+        columns = self._columns.get(key)
+        if columns is None:
+            columns = self._columns[key] = Columns(walker)
+        data = self._read(path, max_file_bytes)
+        items, err = self._items(walker, data, max_records=max_records)
+        for start in range(0, len(items), batch_rows):
+            part = items[start : start + batch_rows]
+            try:
+                batch = columns.batch(part, start)
+            except Exception:  # a row carries an error (or Arrow refuses a value): the walker decides, row by row
+                yield from _walked(walker, columns.schema, part, start)
+            else:
+                yield batch
+        if err is not None:
+            raise err
+
+    def walker(
+        self, *, root: str = "", instances: Iterable[str] | None = None, u8: str = "decimal", positions: bool = False
+    ) -> Walker:
+        """The row-by-row converter of these options (cached)."""
         inst = tuple(instances) if instances is not None else None
         key = (root, inst, u8, positions)
         walker = self._walkers.get(key)
         if walker is None:
             walker = Walker(self.plan(root=root, instances=inst, u8=u8, positions=positions), load(self.bundle, positions=positions))
             self._walkers[key] = walker
+        return walker
+
+    def _read(self, path: str, max_file_bytes: int) -> bytes:
         with open_source(path) as src:
             size = src.size
             if size > max_file_bytes:
                 raise LimitError(
                     f"{size} bytes is more than max_file_bytes ({max_file_bytes})", rule="kaitai.file-size", path=self.id, offset=0
                 )
-            data = src.read_exact(0, size, rule=f"{self.id}.truncated", path=self.id)
-        yield from self.rows_of(walker, data, max_records=max_records)
+            return src.read_exact(0, size, rule=f"{self.id}.truncated", path=self.id)
 
-    def rows_of(self, walker: Walker, data: bytes, *, max_records: int) -> Iterator[dict[str, Any]]:
+    def _items(self, walker: Walker, data: bytes, *, max_records: int) -> tuple[list[Any], LakestructError | None]:
+        """The row items of a file and the error that ended it early (raised at once when there are no items)."""
         p = walker.plan
         item = p.row.typedef if p.root_path and p.row.kind == "struct" else None
         obj, err = parse(walker.loaded, data, max_objects=OBJECTS_BASE + OBJECTS_PER_BYTE * len(data),
@@ -127,13 +176,32 @@ class Spec:
         if not p.root_path:
             if err is not None:
                 raise err
-            yield from walker.rows([obj])
-            return
+            return [obj], None
         items = walker.items(obj)
         if len(items) > max_records:
             items = items[:max_records]
             err = err or LimitError(f"more than max_records ({max_records}) records", rule="kaitai.record-limit",
                                     path=".".join(p.root_path), offset=None)  # fmt: skip
+        return items, err
+
+    def rows_of(self, walker: Walker, data: bytes, *, max_records: int) -> Iterator[dict[str, Any]]:
+        items, err = self._items(walker, data, max_records=max_records)
         yield from walker.rows(items)
         if err is not None:
             raise err
+
+
+def _walked(walker: Walker, schema: pa.Schema, items: list[Any], start: int) -> Iterator[pa.RecordBatch | dict[str, Any]]:
+    """Rows of ``items`` by the walker: good rows as record batches, rows with an error as dicts."""
+    struct = pa.struct(list(schema))
+    pending: list[dict[str, Any]] = []
+    for r in walker.rows(items, start=start):
+        if "error_rule" not in r:
+            pending.append(r)
+            continue
+        if pending:
+            yield pa.RecordBatch.from_struct_array(pa.array(pending, type=struct))
+            pending = []
+        yield r
+    if pending:
+        yield pa.RecordBatch.from_struct_array(pa.array(pending, type=struct))

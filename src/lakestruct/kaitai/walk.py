@@ -201,9 +201,9 @@ class Walker:
             d = {self.rename.get(k, k): v for k, v in d.items()}
         return d
 
-    def rows(self, items: list[Any]) -> Iterator[dict[str, Any]]:
+    def rows(self, items: list[Any], start: int = 0) -> Iterator[dict[str, Any]]:
         indexed = bool(self.plan.root_path)
-        for i, item in enumerate(items):
+        for i, item in enumerate(items, start):
             self.errors.clear()
             r = self.row(item)
             if indexed:

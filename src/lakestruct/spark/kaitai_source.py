@@ -17,7 +17,7 @@ from collections.abc import Iterator
 
 import pyarrow as pa
 
-from ..errors import LakestructError, UsageError
+from ..errors import UsageError
 from ..kaitai import DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_RECORDS, Bundle, Spec
 from .rowsource import Chunk, Options, RowSource, option_bool, option_int
 
@@ -89,40 +89,12 @@ def _schema(options: Options) -> pa.Schema:
     )
 
 
-#: rows go out as Arrow record batches of this many (built as one struct array: about twice as fast as
-#: rowsource's dict rows for the wide nested schemas specs give); rows carrying an error stay dicts
-_BATCH = 4096
-
-
 def _rows(path: str, options: Options) -> Iterator[Chunk]:
-    schema = _schema(options)
-    struct = pa.struct(list(schema))
-    pending: list[dict[str, object]] = []
-    try:
-        for r in _dict_rows(path, options):
-            if "error_rule" not in r:
-                pending.append(r)
-                if len(pending) >= _BATCH:
-                    yield pa.RecordBatch.from_struct_array(pa.array(pending, type=struct))
-                    pending = []
-            else:
-                if pending:
-                    yield pa.RecordBatch.from_struct_array(pa.array(pending, type=struct))
-                    pending = []
-                yield r
-    except LakestructError:  # the file breaks its spec: its good rows first, then the error row
-        if pending:
-            yield pa.RecordBatch.from_struct_array(pa.array(pending, type=struct))
-        raise
-    if pending:
-        yield pa.RecordBatch.from_struct_array(pa.array(pending, type=struct))
-
-
-def _dict_rows(path: str, options: Options) -> Iterator[dict[str, object]]:
+    """Arrow record batches built column by column (:meth:`Spec.batches`); rows carrying an error stay dicts."""
     s = _spec(options)
     max_records = option_int(options, "max_records", DEFAULT_MAX_RECORDS)
     max_bytes = option_int(options, "max_file_bytes", DEFAULT_MAX_FILE_BYTES)
-    yield from s.rows(
+    yield from s.batches(
         path,
         root=options.get("root") or "",
         instances=_instances(options),
