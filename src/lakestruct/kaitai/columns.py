@@ -212,9 +212,9 @@ def _instances(objs: list[Any], attr: str) -> list[Any]:
     for o in objs:
         try:
             out.append(getattr(o, attr))
-        except AttributeError:
+        except AttributeError as e:
             if hasattr(type(o), attr):
-                raise
+                raise Fallback(attr) from e
             out.append(None)
         except Exception as e:
             raise Fallback(attr) from e

@@ -123,10 +123,11 @@ class Walker:
     def _instance(self, obj: Any, attr: str) -> Any:
         try:
             return getattr(obj, attr)
-        except AttributeError:
+        except AttributeError as e:
             if not hasattr(type(obj), attr):
                 return None
-            raise
+            self.errors.append(translate(self.loaded, e, self.root_stream))  # a field an `if:` skipped, used by the instance
+            return None
         except Exception as e:  # bad input met while computing the instance
             self.errors.append(translate(self.loaded, e, self.root_stream))
             return None
