@@ -7,13 +7,15 @@
 ...     print(f.path, f.partition, f.bucket, f.level, f.row_count, f.deletion_file)
 >>> t.deletion_vectors()                                           # {data file path: deleted positions (int64)}
 >>> t.key_range(f), t.value_stats(f)                               # BinaryRows decoded with the file's schema
+>>> t.might_contain(f, "v", "abc"), t.rows_with(f, "id", 7)          # data-file indexes: bloom filter, bitmap, BSI
 """
 
 from __future__ import annotations
 
 from .binrow import ROW_KINDS, Timestamp, decode_binary_row, decode_row_fields
 from .dv import DvEntry, parse_dv_index, read_dv_entry
-from .fileindex import FileIndex, IndexRef, read_file_index
+from .fileindex import FileIndex, IndexRef, Probe, parse_file_index, read_file_index
+from .indexes import BitmapIndex, BloomFilter, BsiIndex, parse_bitmap, parse_bloom_filter, parse_bsi
 from .model import (
     ADD,
     DELETE,
@@ -42,11 +44,34 @@ from .read import (
     read_manifest_list,
 )
 from .types import DataField, DataType, parse_type
-from .write import encode_binary_row, encode_dv_entry, encode_dv_index_file, write_dv_index_file
+from .write import (
+    encode_binary_row,
+    encode_bitmap_index,
+    encode_bloom_filter,
+    encode_bsi_index,
+    encode_dv_entry,
+    encode_dv_index_file,
+    encode_file_index,
+    write_dv_index_file,
+    write_file_index,
+)
 
 __all__ = [
     "ADD",
     "DELETE",
+    "BitmapIndex",
+    "BloomFilter",
+    "BsiIndex",
+    "Probe",
+    "encode_bitmap_index",
+    "encode_bloom_filter",
+    "encode_bsi_index",
+    "encode_file_index",
+    "parse_bitmap",
+    "parse_bloom_filter",
+    "parse_bsi",
+    "parse_file_index",
+    "write_file_index",
     "ROW_KINDS",
     "ColumnStats",
     "DataField",

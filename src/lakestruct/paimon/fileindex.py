@@ -1,19 +1,39 @@
 """Paimon data-file indexes (``FileIndexFormat``): the head of a ``<data file>.index`` file or of a manifest entry's
 ``_EMBEDDED_FILE_INDEX``, listing per column each index type and where its payload is
-(``formats/paimon/paimon_file_index.ksy`` shows the layout). Payloads are returned as bytes; probing them (bloom
-filter, bitmap, BSI) is not implemented yet.
+(``formats/paimon/paimon_file_index.ksy`` shows the layout), and the probes of its payloads
+(:mod:`lakestruct.paimon.indexes`): :meth:`FileIndex.probe` asks every index of a column about a value.
 """
 
 from __future__ import annotations
 
 import struct
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
-from ..errors import FormatError, MagicError, TruncatedError
+import numpy as np
+import numpy.typing as npt
+
+from ..errors import FormatError, MagicError, TruncatedError, UsageError
 from ..source import SourceLike, open_source
+from .indexes import (
+    BITMAP,
+    BLOOM_FILTER,
+    BSI,
+    BitmapIndex,
+    BloomFilter,
+    BsiIndex,
+    indexes_type,
+    parse_bitmap,
+    parse_bloom_filter,
+    parse_bsi,
+)
 from .spec import FILE_INDEX_MAGIC
+from .types import DataType
 
-__all__ = ["FileIndex", "IndexRef", "parse_file_index", "read_file_index"]
+__all__ = ["OPS", "FileIndex", "IndexRef", "Probe", "parse_file_index", "read_file_index"]
+
+#: The predicates :meth:`FileIndex.probe` asks: equality (a value, or None for IS NULL) and the four comparisons.
+OPS = ("eq", "lt", "le", "gt", "ge")
 
 
 @dataclass(frozen=True)
@@ -24,6 +44,33 @@ class IndexRef:
     type: str
     start: int
     length: int
+    path: str = ""  # where the entry is in the head (columns[c].indexes[j])
+
+
+@dataclass(frozen=True)
+class Probe:
+    """What one index of a column answers about a predicate (``column op value``):
+
+    * ``"absent"``: no row of the file can match (``rows`` is empty for exact indexes);
+    * ``"maybe"``: a bloom filter cannot rule the value out;
+    * ``"rows"``: the exact rows (positions in the data file as written; deletion vectors are not applied);
+    * ``"unsupported"``: this index type cannot answer this predicate (``reason`` says why).
+    """
+
+    column: str
+    type: str
+    answer: str
+    rows: npt.NDArray[np.int64] | None = field(default=None, compare=False)
+    reason: str = ""
+
+    @property
+    def might_match(self) -> bool | None:
+        """False when the index proves no row matches, True when some may (or do), None when it cannot say."""
+        if self.answer == "unsupported":
+            return None
+        if self.answer == "rows":
+            return bool(self.rows is not None and self.rows.size)
+        return self.answer == "maybe"
 
 
 @dataclass(frozen=True)
@@ -41,6 +88,73 @@ class FileIndex:
 
     def payload(self, ref: IndexRef) -> bytes:
         return b"" if ref.start < 0 else self.data[ref.start : ref.start + ref.length]
+
+    def columns(self) -> list[str]:
+        return list(dict.fromkeys(r.column for r in self.indexes))
+
+    def refs(self, column: str) -> list[IndexRef]:
+        return [r for r in self.indexes if r.column == column]
+
+    def reader(self, ref: IndexRef, t: DataType) -> BloomFilter | BitmapIndex | BsiIndex | None:
+        """The parsed payload of a bloom-filter, bitmap or bsi index (for a column of type ``t``); None for an empty
+        index (start -1) and for index types lakestruct does not read."""
+        if ref.start < 0:
+            return None
+        data, path = self.payload(ref), f"{ref.path}.payload"
+        if ref.type == BLOOM_FILTER:
+            return parse_bloom_filter(data, base=ref.start, path=path)
+        if ref.type == BITMAP:
+            return parse_bitmap(data, t, base=ref.start, path=path)
+        if ref.type == BSI:
+            return parse_bsi(data, t, base=ref.start, path=path)
+        return None
+
+    def probe(self, column: str, value: Any, t: DataType, op: str = "eq") -> list[Probe]:
+        """Ask every index of ``column`` (of type ``t``) whether rows with ``column op value`` can be in the file
+        (``op`` one of :data:`OPS`; ``value`` None with ``eq``: IS NULL). Bloom filters answer equality, bitmaps
+        equality and IS NULL with the exact rows, bit-sliced indexes all five with the exact rows; an empty index
+        (the column holds no value) rules out every comparison with a value."""
+        if op not in OPS:
+            raise UsageError(f"op is one of {', '.join(OPS)}, not {op!r}")
+        if value is None and op != "eq":
+            raise UsageError("a comparison with null matches no row; ask op='eq' with None for IS NULL")
+        out = []
+        for ref in self.refs(column):
+            out.append(self._probe(ref, value, t, op))
+        return out
+
+    def _probe(self, ref: IndexRef, value: Any, t: DataType, op: str) -> Probe:
+        def no(reason: str) -> Probe:
+            return Probe(ref.column, ref.type, "unsupported", None, reason)
+
+        if ref.start < 0:  # EmptyFileIndexReader: the file holds no value of the column
+            if value is None:
+                return no("an empty index does not say which rows are null")
+            return Probe(ref.column, ref.type, "absent", np.empty(0, dtype=np.int64))
+        if ref.type not in (BLOOM_FILTER, BITMAP, BSI):
+            return no(f"lakestruct does not read {ref.type!r} indexes")
+        if ref.type == BLOOM_FILTER:
+            if op != "eq":
+                return no("a bloom filter answers equality only")
+            if value is None:
+                return no("a bloom filter holds no nulls")
+        if ref.type == BITMAP and op != "eq":
+            return no("a bitmap index answers equality and IS NULL only")
+        if not indexes_type(ref.type, t):
+            return no(f"Paimon builds no {ref.type} index for {t}")
+        r = self.reader(ref, t)
+        if isinstance(r, BloomFilter):
+            return Probe(ref.column, ref.type, "maybe" if r.might_contain(value, t) else "absent")
+        if isinstance(r, BitmapIndex):
+            return Probe(ref.column, ref.type, "rows", r.rows(value))
+        assert isinstance(r, BsiIndex)
+        if op == "eq":
+            rows = r.rows(value)
+        else:
+            lo = value if op in ("gt", "ge") else None
+            hi = value if op in ("lt", "le") else None
+            rows = r.rows_between(lo, hi, lo_inclusive=op == "ge", hi_inclusive=op == "le")
+        return Probe(ref.column, ref.type, "rows", rows)
 
 
 def _err(msg: str, rule: str, path: str, offset: int) -> FormatError:
@@ -97,7 +211,7 @@ def parse_file_index(data: bytes) -> FileIndex:
             start, length = struct.unpack_from(">ii", data, p)
             if start != -1 and (start < head or length < 0 or start + length > n):
                 raise _err(f"the payload ({start}, {length}) lies outside the body [{head}, {n})", "payload-range", path, p)
-            refs.append(IndexRef(name, t, start, length))
+            refs.append(IndexRef(name, t, start, length, path))
             p += 8
     need(4, "len_redundant")
     red = struct.unpack_from(">i", data, p)[0]

@@ -21,13 +21,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..errors import FormatError, SourceError
+from ..errors import FormatError, SourceError, UsageError
 from ..roaring.read import DEFAULT_MAX_POSITIONS
 from ..source import list_files, open_source
 from .avro import read_avro_records
 from .binrow import Timestamp, decode_binary_row
 from .dv import parse_dv_index, read_dv_entry
-from .fileindex import FileIndex, parse_file_index, read_file_index
+from .fileindex import FileIndex, Probe, parse_file_index, read_file_index
+from .indexes import BSI, BsiIndex
 from .model import (
     ADD,
     DELETE,
@@ -43,7 +44,7 @@ from .model import (
     SimpleStats,
     Snapshot,
 )
-from .types import DataField, parse_field
+from .types import DataField, DataType, parse_field
 
 __all__ = [
     "ColumnStats",
@@ -753,6 +754,56 @@ class Table:
         kinds = ["deletion-vector"] if file.deletion_file is not None else []
         fi = self.file_index(file)
         return kinds + (fi.kinds if fi is not None else [])
+
+    def column_type(self, file: LiveFile | DataFileMeta, column: str) -> DataType:
+        """The type of ``column`` in the schema the data file was written with (a :class:`UsageError` when it has none)."""
+        f = file.file if isinstance(file, LiveFile) else file
+        s = self.schema(f.schema_id)
+        try:
+            return s.field(column).type
+        except KeyError:
+            raise UsageError(f"schema {s.id} (of {f.file_name}) has no column {column!r}: {', '.join(x.name for x in s.fields)}") from None
+
+    def probe_file_index(self, file: LiveFile, column: str, value: Any, op: str = "eq") -> list[Probe]:
+        """Every index of ``column`` in the data file's index, asked about ``column op value`` (``op``: eq, lt, le, gt,
+        ge; None with eq: IS NULL): bloom filters say "maybe" or "absent", bitmaps and bit-sliced indexes give the exact
+        rows (positions in the file as written: deletion vectors are not applied). Empty when the file has no index
+        of the column."""
+        fi = self.file_index(file)
+        if fi is None:
+            return []
+        return fi.probe(column, value, self.column_type(file, column), op)
+
+    def might_contain(self, file: LiveFile, column: str, value: Any) -> bool:
+        """False when an index of the data file proves that no row has ``column == value``; True otherwise (also
+        when the file has no index that can answer)."""
+        return all(p.might_match is not False for p in self.probe_file_index(file, column, value))
+
+    def rows_with(self, file: LiveFile, column: str, value: Any) -> npt.NDArray[np.int64] | None:
+        """The rows of the data file with ``column == value`` (None: IS NULL), from a bitmap or bit-sliced index
+        (positions in the file as written); None when the file has no such index of the column."""
+        for p in self.probe_file_index(file, column, value):
+            if p.answer == "rows" or (p.answer == "absent" and p.rows is not None):
+                return p.rows
+        return None
+
+    def rows_in_range(self, file: LiveFile, column: str, lo: Any = None, hi: Any = None, *, lo_inclusive: bool = True,
+                      hi_inclusive: bool = True) -> npt.NDArray[np.int64] | None:
+        """The rows of the data file whose value lies between ``lo`` and ``hi`` (None: unbounded; nulls never match),
+        from a bit-sliced index; None when the file has no BSI index of the column."""
+        fi = self.file_index(file)
+        if fi is None:
+            return None
+        t = self.column_type(file, column)
+        for ref in fi.refs(column):
+            if ref.type == BSI:
+                if ref.start < 0:
+                    return np.empty(0, dtype=np.int64)
+                r = fi.reader(ref, t)
+                assert isinstance(r, BsiIndex)
+                rows: npt.NDArray[np.int64] = r.rows_between(lo, hi, lo_inclusive=lo_inclusive, hi_inclusive=hi_inclusive)
+                return rows
+        return None
 
     # live files and deletion vectors ---------------------------------------------------------------
 

@@ -8,6 +8,11 @@ not from the .ksy files: the tests build with construct and parse with the Kaita
   32-bit, ``D1 D3 39 64`` for 64-bit), bitmap, big-endian CRC-32 of magic + bitmap.
 * :data:`FILE_INDEX`: the data-file index container (magic, version 1, head length, columns with their index types,
   absolute payload offsets and lengths, reserved bytes, bodies), all big-endian.
+* Its payloads (``BloomFilterFileIndex``, ``BitmapFileIndexMeta`` / ``BitmapFileIndexMetaV2``,
+  ``BitSliceIndexBitmapFileIndex``): :data:`BLOOM_FILTER_PAYLOAD` (hash-function count, bit set),
+  :func:`bitmap_index_payload` (version 1 or 2 head with its keys, then the serialized bitmaps) and
+  :data:`BSI_PAYLOAD` (row count, the non-negative and negative bit-sliced bitmaps, 32-bit Roaring from
+  :data:`lakestruct.roaring.spec.ROARING32`).
 """
 
 from __future__ import annotations
@@ -20,22 +25,43 @@ from construct import (
     Bytes,
     Checksum,
     Const,
+    Construct,
+    Flag,
     GreedyBytes,
     GreedyRange,
+    If,
+    Int8sb,
     Int8ub,
     Int8ul,
+    Int16sb,
     Int16ub,
     Int32sb,
     Int32ub,
+    Int64sb,
     Int64ul,
     OneOf,
     PascalString,
+    Prefixed,
     Rebuild,
     Struct,
     this,
 )
 
-__all__ = ["BINARY_ROW", "DV_ENTRY", "DV_INDEX_FILE", "FILE_INDEX", "FILE_INDEX_MAGIC", "MAGIC32", "MAGIC64"]
+from ..roaring.spec import ROARING32
+
+__all__ = [
+    "BINARY_ROW",
+    "BLOOM_FILTER_PAYLOAD",
+    "BSI_PAYLOAD",
+    "DV_ENTRY",
+    "DV_INDEX_FILE",
+    "FILE_INDEX",
+    "FILE_INDEX_MAGIC",
+    "MAGIC32",
+    "MAGIC64",
+    "bitmap_index_payload",
+    "bitmap_key",
+]
 
 MAGIC32 = bytes.fromhex("5e43f2d0")
 MAGIC64 = bytes.fromhex("d1d33964")
@@ -79,3 +105,61 @@ FILE_INDEX = Struct(
     "redundant" / Bytes(this.len_redundant),
     "body" / GreedyBytes,
 )  # fmt: skip
+
+BLOOM_FILTER_PAYLOAD = Struct("num_hash_functions" / Int32sb, "bits" / GreedyBytes)
+
+_FIXED_KEYS: dict[str, Construct] = {">b": Int8sb, ">h": Int16sb, ">i": Int32sb, ">q": Int64sb}
+
+
+def bitmap_key(kind: str) -> Construct:
+    """How a bitmap index writes a key (``BitmapFileIndexMeta.getValueWriter``): ``string`` (int length, UTF-8 bytes),
+    ``bool`` (one byte), or a big-endian integer of struct format ``>b``, ``>h``, ``>i``, ``>q`` (FLOAT and DOUBLE
+    keys are their Java bits, as ``writeFloat``/``writeDouble`` write them)."""
+    if kind == "string":
+        return Prefixed(Int32sb, GreedyBytes)
+    if kind == "bool":
+        return Flag
+    return _FIXED_KEYS[kind]
+
+
+def bitmap_index_payload(key: Construct) -> Struct:
+    """A ``bitmap`` payload with keys written by ``key``: version 1 (one dictionary of key and body offset) or 2
+    (index blocks of key, offset and length, found through a block directory); then the serialized bitmaps."""
+    entry1 = Struct("key" / key, "offset" / Int32sb)
+    block = Struct(
+        "num_entries" / Rebuild(Int32sb, lambda ctx: len(ctx.entries)),
+        "entries" / Array(this.num_entries, Struct("key" / key, "offset" / Int32sb, "length" / Int32sb)),
+    )
+    return Struct(
+        "version" / OneOf(Int8ub, [1, 2]),
+        "row_count" / Int32sb,
+        "num_values" / Int32sb,
+        "has_null" / Flag,
+        "null_offset" / If(this.has_null, Int32sb),
+        "null_length" / If(lambda ctx: ctx.has_null and ctx.version == 2, Int32sb),
+        "entries" / If(this.version == 1, Array(this.num_values, entry1)),
+        "num_blocks" / If(this.version == 2, Rebuild(Int32sb, lambda ctx: len(ctx.blocks))),
+        "blocks" / If(this.version == 2, Array(this.num_blocks, entry1)),
+        "bitmap_body_offset" / If(this.version == 2, Int32sb),
+        "index_blocks" / If(this.version == 2, Array(this.num_blocks, block)),
+        "body" / GreedyBytes,
+    )
+
+
+BSI_BITMAP = Struct(
+    "version" / Const(1, Int8sb),
+    "min" / Int64sb,
+    "max" / Int64sb,
+    "ebm" / ROARING32,
+    "num_slices" / Rebuild(Int32sb, lambda ctx: len(ctx.slices)),
+    "slices" / Array(this.num_slices, ROARING32),
+)
+
+BSI_PAYLOAD = Struct(
+    "version" / Const(1, Int8sb),
+    "row_count" / Int32sb,
+    "has_positive" / Flag,
+    "positive" / If(this.has_positive, BSI_BITMAP),
+    "has_negative" / Flag,
+    "negative" / If(this.has_negative, BSI_BITMAP),
+)

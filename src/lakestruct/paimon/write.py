@@ -1,13 +1,16 @@
 """Writing what Paimon writes: serialized BinaryRows (``BinaryRowWriter`` + ``serializeBinaryRow``), deletion-vector
 index files of either kind (byte for byte as Paimon Java: 32-bit ``BitmapDeletionVector`` entries hold the
 ``runOptimize()``-d RoaringBitmap, 64-bit ``Bitmap64DeletionVector`` entries the Iceberg ``deletion-vector-v1``
-blob), and data-file index containers (``FileIndexFormat``). The containers are built with the construct specs of
+blob), data-file index containers (``FileIndexFormat``) and their payloads: bloom filters (``BloomFilterFileIndex``,
+sized and hashed as Paimon's writer does), bitmap indexes of version 1 and 2 (``BitmapFileIndex``) and bit-sliced
+indexes (``BitSliceIndexBitmapFileIndex``). Containers and payloads are built with the construct specs of
 :mod:`lakestruct.paimon.spec`.
 """
 
 from __future__ import annotations
 
 import datetime
+import math
 import os
 import struct
 from collections.abc import Mapping, Sequence
@@ -19,12 +22,34 @@ import numpy as np
 from .._atomic import write_atomic
 from ..deletes import encode_deletion_vector_blob
 from ..errors import UsageError
+from ..roaring.spec import ROARING32
 from ..roaring.write import encode32, normalize_positions
 from .binrow import Timestamp, element_size, null_bits_size
-from .spec import BINARY_ROW, DV_ENTRY, DV_INDEX_FILE, FILE_INDEX, MAGIC32
+from .indexes import _key_codec, _sort_key, bloom_hash, index_value
+from .spec import (
+    BINARY_ROW,
+    BLOOM_FILTER_PAYLOAD,
+    BSI_PAYLOAD,
+    DV_ENTRY,
+    DV_INDEX_FILE,
+    FILE_INDEX,
+    MAGIC32,
+    bitmap_index_payload,
+    bitmap_key,
+)
 from .types import DataType
 
-__all__ = ["encode_binary_row", "encode_dv_entry", "encode_dv_index_file", "encode_file_index", "write_dv_index_file"]
+__all__ = [
+    "encode_binary_row",
+    "encode_bitmap_index",
+    "encode_bloom_filter",
+    "encode_bsi_index",
+    "encode_dv_entry",
+    "encode_dv_index_file",
+    "encode_file_index",
+    "write_dv_index_file",
+    "write_file_index",
+]
 
 #: Largest position of a 32-bit Paimon deletion vector (``RoaringBitmap32.MAX_VALUE``).
 MAX_POSITION32 = 2**31 - 1
@@ -244,4 +269,143 @@ def encode_file_index(columns: Mapping[str, Mapping[str, bytes]]) -> bytes:
                 refs.append({"type": t, "start": -1, "length": 0})
         out_cols.append({"name": name, "indexes": refs})
     built: bytes = FILE_INDEX.build({"len_head": head, "columns": out_cols, "redundant": b"", "body": bytes(body)})
+    return built
+
+
+def write_file_index(path: str | os.PathLike[str], columns: Mapping[str, Mapping[str, bytes]]) -> None:
+    """Write :func:`encode_file_index`'s bytes atomically (a ``<data file>.index`` file)."""
+    write_atomic(path, encode_file_index(columns))
+
+
+def encode_bloom_filter(values: Sequence[Any], t: DataType, *, items: int = 1_000_000, fpp: float = 0.1) -> bytes:
+    """A ``bloom-filter`` payload as Paimon's writer builds it for a column of type ``t`` (options ``items`` and
+    ``fpp``, defaults 1,000,000 and 0.1): ``BloomFilter64(items, fpp)`` sizes the bit set to
+    ``-items * ln(fpp) / ln(2)^2`` bits rounded up to whole bytes and uses ``round(bits / items * ln 2)`` hash
+    functions; every non-null value's ``FastHash`` sets its bits."""
+    if not 0 < fpp < 1:
+        raise UsageError(f"fpp is in (0, 1), not {fpp}")
+    if items <= 0:
+        raise UsageError(f"items is positive, not {items}")
+    nb = int(-items * math.log(fpp) / (math.log(2) * math.log(2)))
+    num_bits = nb + (8 - nb % 8)
+    k = max(1, math.floor(num_bits / items * math.log(2) + 0.5))  # Java Math.round
+    bits = bytearray(num_bits // 8)
+    for v in values:
+        if v is None:
+            continue
+        u = bloom_hash(index_value(v, t), t) & 0xFFFFFFFFFFFFFFFF
+        h1, h2 = u & 0xFFFFFFFF, u >> 32
+        for i in range(1, k + 1):
+            c = (h1 + i * h2) & 0xFFFFFFFF
+            if c >> 31:
+                c = ~c & 0x7FFFFFFF  # Java: a negative int is flipped
+            pos = c % num_bits
+            bits[pos >> 3] |= 1 << (pos & 7)
+    built: bytes = BLOOM_FILTER_PAYLOAD.build({"num_hash_functions": k, "bits": bytes(bits)})
+    return built
+
+
+def _bitmap32(rows: Sequence[int]) -> bytes:
+    return encode32(np.asarray(rows, dtype=np.uint32), sorted_unique=True)
+
+
+def encode_bitmap_index(values: Sequence[Any], t: DataType, *, version: int = 2, index_block_size: int = 16 * 1024) -> bytes:
+    """A ``bitmap`` payload (``BitmapFileIndex`` version 1 or 2; ``index-block-size`` 16 KiB) of a column of type
+    ``t`` whose rows hold ``values`` (None: null). Laid out as Paimon's writer does (a value in one row is stored as
+    its row, -1 - row, without a bitmap; version 2 sorts the keys into index blocks), except for the order of the
+    version 1 dictionary and of the bitmaps, which is the values' first appearance here (a Java ``HashMap``'s there)."""
+    if version not in (1, 2):
+        raise UsageError(f"bitmap index version is 1 or 2, not {version}")
+    kind, _ = _key_codec(t)
+    rows_of: dict[Any, list[int]] = {}
+    nulls: list[int] = []
+    for row, v in enumerate(values):
+        if v is None:
+            nulls.append(row)
+        else:
+            rows_of.setdefault(index_value(v, t), []).append(row)
+    null_bytes = _bitmap32(nulls)
+    offset = len(null_bytes) if len(nulls) > 1 else 0
+    offsets: dict[Any, int] = {}
+    bodies = [null_bytes] if len(nulls) > 1 else []
+    for k, rows in rows_of.items():
+        if len(rows) == 1:
+            offsets[k] = -1 - rows[0]
+        else:
+            b = _bitmap32(rows)
+            bodies.append(b)
+            offsets[k] = offset
+            offset += len(b)
+    null_offset = -1 - nulls[0] if len(nulls) == 1 else 0
+    doc: dict[str, Any] = {"version": version, "row_count": len(values), "num_values": len(rows_of), "has_null": bool(nulls),
+                           "null_offset": null_offset, "null_length": len(null_bytes), "body": b"".join(bodies), "entries": None,
+                           "blocks": None, "bitmap_body_offset": None, "index_blocks": None}
+    if version == 1:
+        doc["entries"] = [{"key": k, "offset": o} for k, o in offsets.items()]
+    else:
+        # BitmapFileIndexMetaV2: lengths from consecutive non-negative offsets (the null bitmap's first), the last
+        # one up to the end of the bitmaps
+        lengths: dict[Any, int] = {}
+        last_key: Any = _NULL_KEY
+        last_off = null_offset
+        for k, o in offsets.items():
+            if o >= 0:
+                if last_off >= 0:
+                    lengths[last_key] = o - last_off
+                last_key, last_off = k, o
+        lengths[last_key] = offset - last_off
+        size = _key_size(kind)
+        blocks: list[dict[str, Any]] = []
+        used = 0
+        for k in sorted(offsets, key=lambda x: _sort_key(x, t)):
+            entry = {"key": k, "offset": offsets[k], "length": lengths.get(k, -1) if offsets[k] >= 0 else -1}
+            need = 8 + size(k)
+            if not blocks or used + need > index_block_size:
+                start = blocks[-1]["offset"] + used if blocks else 0
+                if 4 + need > index_block_size:
+                    raise UsageError(f"a key of {need - 8} bytes does not fit an index block of {index_block_size} bytes")
+                blocks.append({"key": k, "offset": start, "entries": []})
+                used = 4
+            blocks[-1]["entries"].append(entry)
+            used += need
+        doc["blocks"] = [{"key": b["key"], "offset": b["offset"]} for b in blocks]
+        doc["index_blocks"] = [{"entries": b["entries"]} for b in blocks]
+        doc["bitmap_body_offset"] = blocks[-1]["offset"] + used if blocks else 0
+    built: bytes = bitmap_index_payload(bitmap_key(kind)).build(doc)
+    return built
+
+
+_NULL_KEY = object()
+
+
+def _key_size(kind: str) -> Any:
+    if kind == "string":
+        return lambda k: 4 + len(k)
+    if kind == "bool":
+        return lambda k: 1
+    n = struct.calcsize(kind)
+    return lambda k: n
+
+
+def encode_bsi_index(values: Sequence[Any], t: DataType) -> bytes:
+    """A ``bsi`` payload (``BitSliceIndexBitmapFileIndex`` version 1) of a column of type ``t`` (integer types, DATE,
+    TIME, TIMESTAMP, compact DECIMAL) whose rows hold ``values`` (None: null), as Paimon's writer builds it: the
+    non-negative values and the magnitudes of the negative ones in two bit-sliced bitmaps, each with min 0 (the
+    writer's statistics start from 0), its max and one slice per bit of the max."""
+    keys = [None if v is None else int(index_value(v, t)) for v in values]
+    if any(k == -(1 << 63) for k in keys):
+        raise UsageError("Paimon's bit-sliced index cannot hold the smallest long (Math.abs overflows)")
+    parts: list[dict[str, Any] | None] = []
+    for sign in (1, -1):
+        rows = [r for r, k in enumerate(keys) if k is not None and (k >= 0 if sign == 1 else k < 0)]
+        mags = [abs(keys[r]) for r in rows]  # type: ignore[arg-type]
+        top = max(mags, default=0)
+        if not rows:
+            parts.append(None)
+            continue
+        slices = [[r for r, m in zip(rows, mags, strict=True) if m >> i & 1] for i in range(top.bit_length())]
+        parts.append({"min": 0, "max": top, "ebm": ROARING32.parse(_bitmap32(rows)),
+                      "slices": [ROARING32.parse(_bitmap32(s)) for s in slices]})
+    built: bytes = BSI_PAYLOAD.build({"row_count": len(keys), "has_positive": parts[0] is not None, "positive": parts[0],
+                                      "has_negative": parts[1] is not None, "negative": parts[1]})
     return built
