@@ -1,5 +1,6 @@
 """``lakestruct paimon snapshots|schema|files|dv|index TABLE_DIR``: a Paimon table read from its files, every rule
-checked (manifests merged in order, BinaryRows decoded with the schema, deletion vectors against the index manifest)."""
+checked (manifests merged in order, BinaryRows decoded with the schema, deletion vectors against the index manifest).
+``index --file NAME --column C --value V`` probes a data file's index (bloom filter, bitmap, bit-sliced index)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ import json
 from typing import Any
 
 from .. import paimon
-from ..errors import LimitError
+from ..errors import LimitError, UsageError
+from ..paimon.fileindex import OPS
+from ..paimon.indexes import parse_value
 from ._table import render_table
 
 __all__ = ["register"]
@@ -52,6 +55,14 @@ def register(sub: Any) -> None:
             s.add_argument("--max-positions", type=_max_positions, default=CLI_MAX_POSITIONS, metavar="N",
                            help=f"decode at most N deleted positions per index file (default {CLI_MAX_POSITIONS:,} = 2^24; 'none' "
                            "for no limit); more exit 1 with roaring.max-positions")
+        if name == "index":
+            s.add_argument("--file", metavar="NAME", help="a live data file (its name or path): list its file index, or probe it with "
+                           "--column and --value")
+            s.add_argument("--column", metavar="C", help="the column to probe (with --file)")
+            s.add_argument("--value", metavar="V", help="the value to probe ('null': IS NULL; dates, times and timestamps in ISO form)")
+            s.add_argument("--op", choices=OPS, default="eq", help="compare the column with the value: eq (default), lt, le, gt, ge "
+                           "(ranges need a bit-sliced index)")
+            s.add_argument("--all", action="store_true", help=f"show every matching row (default: the first {SHOWN_ROWS})")
         s.add_argument("--json", action="store_true")
         s.set_defaults(func=func)
 
@@ -199,8 +210,12 @@ def _dv_checked(args: argparse.Namespace) -> int:
 
 
 def _index(args: argparse.Namespace) -> int:
+    if args.file is None and (args.column is not None or args.value is not None):
+        raise UsageError("--column and --value probe the index of one data file: add --file NAME")
     t = paimon.open_table(args.table)
     snap = t.snapshot(args.snapshot)
+    if args.file is not None:
+        return _index_probe(args, t, snap)
     schema = t.schema(snap.schema_id)
     entries = []
     for e in t.index_entries(snap):
@@ -231,3 +246,70 @@ def _index(args: argparse.Namespace) -> int:
         kinds = ", ".join(f"{i['column']}:{i['type']}" for i in fi_doc["indexes"])
         print(f"  {fi_doc['path']}{' (embedded)' if fi_doc['embedded'] else ''}: {kinds}")
     return 0
+
+
+def _find_file(t: paimon.Table, snap: paimon.Snapshot, name: str) -> paimon.LiveFile:
+    live = t.live_files(snap)
+    for f in live:
+        if name in (f.file.file_name, f.path, _rel(t, f.path)):
+            return f
+    raise UsageError(f"snapshot {snap.id} has no live data file {name!r} ({len(live)} live files: lakestruct paimon files lists them)")
+
+
+def _index_probe(args: argparse.Namespace, t: paimon.Table, snap: paimon.Snapshot) -> int:
+    f = _find_file(t, snap, args.file)
+    fi = t.file_index(f)
+    where = "embedded in the manifest entry" if f.file.embedded_index else "none" if fi is None else f"{f.file.file_name}.index"
+    doc: dict[str, Any] = {"table": args.table, "snapshot_id": snap.id, "file": _rel(t, f.path), "file_index": where}
+    if args.column is None:
+        doc["indexes"] = [] if fi is None else [{"column": r.column, "type": r.type, "offset": r.start, "length": r.length}
+                                                for r in fi.indexes]  # fmt: skip
+        if args.json:
+            _print(doc)
+            return 0
+        print(f"{doc['file']}: file index {where}")
+        for i in doc["indexes"]:
+            print(f"  {i['column']}: {i['type']} ({'empty' if i['offset'] < 0 else str(i['length']) + ' bytes'})")
+        return 0
+    if args.value is None:
+        raise UsageError("--column needs --value V ('null' for IS NULL)")
+    dtype = t.column_type(f, args.column)
+    value = parse_value(args.value, dtype)
+    probes = t.probe_file_index(f, args.column, value, args.op)
+    answers = [p.might_match for p in probes]
+    might = False if False in answers else True if True in answers else None
+    rows_doc = []
+    for p in probes:
+        e: dict[str, Any] = {"type": p.type, "answer": p.answer}
+        if p.reason:
+            e["reason"] = p.reason
+        if p.rows is not None:
+            shown = p.rows if args.all or p.rows.size <= SHOWN_ROWS else p.rows[:SHOWN_ROWS]
+            e["row_count"] = int(p.rows.size)
+            e["rows"] = shown.tolist()
+            if shown.size < p.rows.size:
+                e["rows_truncated"] = True
+        rows_doc.append(e)
+    doc.update({"column": args.column, "column_type": str(dtype), "op": args.op, "value": paimon.jsonable(value),
+                "might_match": might, "indexes": rows_doc})  # fmt: skip
+    if args.json:
+        _print(doc)
+        return 0
+    pred = f"{args.column} IS NULL" if value is None else f"{args.column} {_OP_TEXT[args.op]} {args.value}"
+    verdict = {False: "no row can match", True: "rows may match", None: "no index of the column can answer"}[might]
+    print(f"{doc['file']} (file index {where}), {pred} ({dtype}): {verdict}")
+    if not probes:
+        print(f"  the file has no index of {args.column}")
+    for e in rows_doc:
+        if "rows" in e:
+            more = f", ... (--all shows all {e['row_count']})" if e.get("rows_truncated") else ""
+            text = f"{e['row_count']} row(s): [{', '.join(map(str, e['rows']))}{more}]"
+        elif e["answer"] == "unsupported":
+            text = f"cannot answer: {e['reason']}"
+        else:
+            text = {"maybe": "may contain", "absent": "absent"}[e["answer"]]
+        print(f"  {e['type']:<13} {text}")
+    return 0
+
+
+_OP_TEXT = {"eq": "=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}

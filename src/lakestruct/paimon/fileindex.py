@@ -79,7 +79,8 @@ class FileIndex:
 
     head_length: int
     indexes: tuple[IndexRef, ...]
-    data: bytes
+    data: bytes = field(repr=False)
+    _readers: dict[tuple[IndexRef, DataType], Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def kinds(self) -> list[str]:
@@ -98,16 +99,20 @@ class FileIndex:
     def reader(self, ref: IndexRef, t: DataType) -> BloomFilter | BitmapIndex | BsiIndex | None:
         """The parsed payload of a bloom-filter, bitmap or bsi index (for a column of type ``t``); None for an empty
         index (start -1) and for index types lakestruct does not read."""
-        if ref.start < 0:
+        if ref.start < 0 or ref.type not in (BLOOM_FILTER, BITMAP, BSI):
             return None
-        data, path = self.payload(ref), f"{ref.path}.payload"
-        if ref.type == BLOOM_FILTER:
-            return parse_bloom_filter(data, base=ref.start, path=path)
-        if ref.type == BITMAP:
-            return parse_bitmap(data, t, base=ref.start, path=path)
-        if ref.type == BSI:
-            return parse_bsi(data, t, base=ref.start, path=path)
-        return None
+        hit = self._readers.get((ref, t))
+        if hit is None:
+            data, path = self.payload(ref), f"{ref.path}.payload"
+            if ref.type == BLOOM_FILTER:
+                hit = parse_bloom_filter(data, base=ref.start, path=path)
+            elif ref.type == BITMAP:
+                hit = parse_bitmap(data, t, base=ref.start, path=path)
+            else:
+                hit = parse_bsi(data, t, base=ref.start, path=path)
+            self._readers[(ref, t)] = hit
+        out: BloomFilter | BitmapIndex | BsiIndex = hit
+        return out
 
     def probe(self, column: str, value: Any, t: DataType, op: str = "eq") -> list[Probe]:
         """Ask every index of ``column`` (of type ``t``) whether rows with ``column op value`` can be in the file

@@ -480,6 +480,7 @@ class Table:
         self._schemas: dict[int, Schema] = {}
         self._snapshots: dict[int, Snapshot] = {}
         self._partition_cache: dict[tuple[int, bytes], dict[str, Any]] = {}
+        self._file_indexes: dict[tuple[str, bytes | None, tuple[str, ...]], FileIndex | None] = {}
 
     def __repr__(self) -> str:
         return f"<paimon.Table {self.path!r}>"
@@ -737,7 +738,14 @@ class Table:
     # data-file indexes -----------------------------------------------------------------------------
 
     def file_index(self, file: LiveFile) -> FileIndex | None:
-        """A data file's index: embedded in its manifest entry, or the ``.index`` extra file beside it (None: none)."""
+        """A data file's index: embedded in its manifest entry, or the ``.index`` extra file beside it (None: none).
+        Read once per table object (its payloads are parsed once too, when probed)."""
+        key = (file.path, file.file.embedded_index, file.file.extra_files)
+        if key not in self._file_indexes:
+            self._file_indexes[key] = self._read_file_index(file)
+        return self._file_indexes[key]
+
+    def _read_file_index(self, file: LiveFile) -> FileIndex | None:
         f = file.file
         if f.embedded_index:
             try:
