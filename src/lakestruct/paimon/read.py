@@ -780,7 +780,20 @@ class Table:
         fi = self.file_index(file)
         if fi is None:
             return []
-        return fi.probe(column, value, self.column_type(file, column), op)
+        t = self.column_type(file, column)
+        try:
+            return fi.probe(column, value, t, op)
+        except FormatError as e:
+            raise e.with_source(self.file_index_source(file)) from None
+
+    def file_index_source(self, file: LiveFile) -> str:
+        """Where a data file's index is: ``<data file> (_EMBEDDED_FILE_INDEX)`` or the ``.index`` file's path."""
+        if file.file.embedded_index:
+            return f"{file.path} (_EMBEDDED_FILE_INDEX)"
+        for name in file.file.extra_files:
+            if name.endswith(".index"):
+                return name if _is_url(name) or name.startswith("/") else _join(file.path.rsplit("/", 1)[0], name)
+        return file.path
 
     def might_contain(self, file: LiveFile, column: str, value: Any) -> bool:
         """False when an index of the data file proves that no row has ``column == value``; True otherwise (also
@@ -807,7 +820,10 @@ class Table:
             if ref.type == BSI:
                 if ref.start < 0:
                     return np.empty(0, dtype=np.int64)
-                r = fi.reader(ref, t)
+                try:
+                    r = fi.reader(ref, t)
+                except FormatError as e:
+                    raise e.with_source(self.file_index_source(file)) from None
                 assert isinstance(r, BsiIndex)
                 rows: npt.NDArray[np.int64] = r.rows_between(lo, hi, lo_inclusive=lo_inclusive, hi_inclusive=hi_inclusive)
                 return rows
