@@ -37,7 +37,7 @@ from lakestruct._kaitai import kaitai_call
 from lakestruct.errors import FormatError, UsageError
 from lakestruct.paimon import Timestamp
 from lakestruct.paimon.indexes import BloomFilter, bloom_hash, index_value, parse_bitmap, parse_bloom_filter, parse_bsi
-from lakestruct.paimon.spec import BSI_PAYLOAD, bitmap_index_payload, bitmap_key
+from lakestruct.paimon.spec import BSI_PAYLOAD, FILE_INDEX_V2, bitmap_index_payload, bitmap_key
 from lakestruct.paimon.types import parse_type
 from lakestruct.paimon.write import encode_bitmap_index, encode_bloom_filter, encode_bsi_index, encode_file_index
 from lakestruct.roaring.spec import container_values
@@ -431,6 +431,31 @@ def test_probe_answers_through_the_container() -> None:
     assert [p.answer for p in fi.probe("v", "q", t_v)] == ["absent", "absent"]  # the empty bitmap: no value in the file
     with pytest.raises(UsageError):
         fi.probe("id", "not a number", t_id)
+
+
+def test_container_version_2() -> None:
+    """FileIndexFormatV2 (newer Paimon): bodies first, then a footer with int64 offsets, its length, PAFIDX02."""
+    t = T("INT")
+    values = [7, None, 7, 3]
+    cols: dict[str, dict[str, bytes | None]] = {"a": {"bitmap": encode_bitmap_index(values, t), "bsi": encode_bsi_index(values, t)},
+                                                "b": {"bloom-filter": None}}
+    v1, v2 = encode_file_index(cols, version=1), encode_file_index(cols, version=2)
+    f1, f2 = paimon.parse_file_index(v1), paimon.parse_file_index(v2)
+    assert [(r.column, r.type, r.length) for r in f1.indexes] == [(r.column, r.type, r.length) for r in f2.indexes]
+    assert [f1.payload(r) for r in f1.indexes] == [f2.payload(r) for r in f2.indexes]
+    assert [p.rows.tolist() for p in f2.probe("a", 7, t) if p.rows is not None] == [[0, 2], [0, 2]]
+    assert f2.probe("b", 1, t)[0].answer == "absent"
+    footer_len = int.from_bytes(v2[-12:-8], "big")
+    body_len = len(v2) - 12 - footer_len - 12
+    doc = FILE_INDEX_V2.parse(v2, len_body=body_len)  # the independent construct spec
+    assert [(i.type, i.start, i.length) for c in doc.footer.columns for i in c.indexes] == [
+        (r.type, r.start, r.length) for r in f2.indexes]
+    assert _rule(lambda: paimon.parse_file_index(v2[:-1] + b"3")).rule == "paimon.file-index.tail-magic"
+    bad = v2[:-12] + (len(v2)).to_bytes(4, "big") + v2[-8:]
+    assert _rule(lambda: paimon.parse_file_index(bad)).rule == "paimon.file-index.footer-length"
+    cut = v2[:12] + v2[13:]  # one body byte less: the footer's offsets point one byte too far
+    assert _rule(lambda: paimon.parse_file_index(cut)).rule == "paimon.file-index.payload-range"
+    assert _rule(lambda: paimon.parse_file_index(v1[:8] + (3).to_bytes(4, "big") + v1[12:])).rule == "paimon.file-index.version"
 
 
 # -- Kaitai ---------------------------------------------------------------------------------------------

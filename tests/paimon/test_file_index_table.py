@@ -48,7 +48,7 @@ def indexed(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Pat
             embed.add(f.file.file_name)
             values[f.file.file_name + "#image"] = paimon.encode_file_index(columns)
         else:
-            paimon.write_file_index(f.path + ".index", columns)
+            paimon.write_file_index(f.path + ".index", columns, version=1 + i // 2 % 2)  # both container versions
     for m in t.data_manifests():
         path = Path(t.manifest_path(m.file_name))
         data = path.read_bytes()

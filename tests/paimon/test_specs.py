@@ -347,7 +347,7 @@ def test_file_index_container(tmp_path: Path) -> None:
     assert out["ok"], out
     assert out["tree"]["head"]["columns"][0]["indexes"][0]["payload"]["num_hash_functions"] == 3
     bads = ((b"\x00" * 8 + image[8:], "paimon.file-index.magic"),
-            (image[:8] + b"\x00\x00\x00\x02" + image[12:], "paimon.file-index.version"),
+            (image[:8] + b"\x00\x00\x00\x03" + image[12:], "paimon.file-index.version"),
             (image[:12] + struct.pack(">i", 10**6) + image[16:], "paimon.file-index.head-length"))
     for bad, rule in bads:
         with pytest.raises(FormatError) as ei:

@@ -166,26 +166,72 @@ def _err(msg: str, rule: str, path: str, offset: int) -> FormatError:
     return FormatError(msg, rule=f"paimon.file-index.{rule}", path=path, offset=offset)
 
 
+#: The tail magic of a version-2 container (``FileIndexFormatV2``): ASCII ``PAFIDX02``.
+TAIL_MAGIC_V2 = b"PAFIDX02"
+
+
 def parse_file_index(data: bytes) -> FileIndex:
-    """The head of a data-file index image, every offset checked against the image (rules ``paimon.file-index.*``)."""
+    """A data-file index image, every offset checked against the image (rules ``paimon.file-index.*``).
+
+    Version 1 (``FileIndexFormatV1``): magic, version, head length, then the head (columns, index types, int32
+    absolute payload offsets and lengths, reserved bytes) and the bodies. Version 2 (``FileIndexFormatV2``, newer
+    Paimon): magic, version, the bodies, then a footer of the same columns with int64 offsets and lengths, its
+    length and the tail magic ``PAFIDX02``."""
     n = len(data)
-    if n < 24:
-        raise TruncatedError(f"a file index has at least 24 bytes, this one {n}", rule="paimon.file-index.truncated", path="head", offset=0)
+    if n < 12:
+        raise TruncatedError(f"a file index has at least 12 bytes, this one {n}", rule="paimon.file-index.truncated", path="head", offset=0)
     if data[:8] != FILE_INDEX_MAGIC:
         raise MagicError(f"expected {FILE_INDEX_MAGIC.hex(' ')}, found {data[:8].hex(' ')}", rule="paimon.file-index.magic",
                          path="magic", offset=0)
-    version, head, ncols = struct.unpack_from(">iii", data, 8)
+    version = struct.unpack_from(">i", data, 8)[0]
+    if version == 2:
+        return _parse_v2(data)
     if version != 1:
-        raise _err(f"version {version}: Paimon reads only version 1", "version", "version", 8)
+        raise _err(f"version {version}: Paimon reads versions 1 and 2", "version", "version", 8)
+    if n < 24:
+        raise TruncatedError(f"a version-1 file index has at least 24 bytes, this one {n}", rule="paimon.file-index.truncated",
+                             path="head", offset=12)
+    head = struct.unpack_from(">i", data, 12)[0]
     if not 24 <= head <= n:
         raise _err(f"head length {head} does not fit the {n}-byte image", "head-length", "len_head", 12)
-    p = 20
+    refs, p = _entries(data, 16, head, head, n, 1, "")
+    if p + 4 > head:
+        raise TruncatedError(f"the head ends at {head}, the field needs 4 bytes at {p}", rule="paimon.file-index.truncated",
+                             path="len_redundant", offset=p)
+    red = struct.unpack_from(">i", data, p)[0]
+    if red < 0 or p + 4 + red > head:
+        raise _err(f"redundant length {red} does not fit the head", "redundant-length", "len_redundant", p)
+    return FileIndex(head, tuple(refs), data)
+
+
+def _parse_v2(data: bytes) -> FileIndex:
+    n = len(data)
+    if n < 24:
+        raise TruncatedError(f"a version-2 file index has at least 24 bytes, this one {n}", rule="paimon.file-index.truncated",
+                             path="trailer", offset=12)
+    if data[-8:] != TAIL_MAGIC_V2:
+        raise MagicError(f"a version-2 file index ends with {TAIL_MAGIC_V2!r}, this one with {data[-8:].hex(' ')}",
+                         rule="paimon.file-index.tail-magic", path="trailer.tail_magic", offset=n - 8)
+    footer_len = struct.unpack_from(">i", data, n - 12)[0]
+    footer = n - 12 - footer_len
+    if footer_len < 4 or footer < 12:
+        raise _err(f"footer length {footer_len} does not fit the {n}-byte image (the body starts at 12)", "footer-length",
+                   "trailer.len_footer", n - 12)
+    refs, _ = _entries(data, footer, n - 12, 12, footer, 2, "footer.")
+    return FileIndex(12, tuple(refs), data)
+
+
+def _entries(data: bytes, p: int, end: int, body: int, body_end: int, version: int, prefix: str) -> tuple[list[IndexRef], int]:
+    """The columns and index entries at ``data[p:end]``: (refs, position after them). Payloads must lie in
+    ``[body, body_end)``; offsets and lengths are int32 (version 1) or int64 (version 2)."""
     refs: list[IndexRef] = []
+    width = 8 if version == 1 else 16
 
     def need(k: int, path: str) -> None:
-        if p + k > head:
-            raise TruncatedError(f"the head ends at {head}, the field needs {k} bytes at {p}", rule="paimon.file-index.truncated",
-                                 path=path, offset=p)
+        if p + k > end:
+            where = "head" if version == 1 else "footer"
+            raise TruncatedError(f"the {where} ends at {end}, the field needs {k} bytes at {p}", rule="paimon.file-index.truncated",
+                                 path=prefix + path, offset=p)
 
     def utf(path: str) -> str:
         nonlocal p
@@ -196,33 +242,32 @@ def parse_file_index(data: bytes) -> FileIndex:
         try:
             s = data[p : p + k].decode("utf-8")
         except UnicodeDecodeError as e:
-            raise _err(f"not valid UTF-8: {e.reason}", "utf8", path, p) from None
+            raise _err(f"not valid UTF-8: {e.reason}", "utf8", prefix + path, p) from None
         p += k
         return s
 
-    if ncols < 0 or ncols * 6 > head:
-        raise _err(f"{ncols} columns cannot fit a {head}-byte head", "columns", "num_columns", 16)
+    need(4, "num_columns")
+    ncols = struct.unpack_from(">i", data, p)[0]
+    if ncols < 0 or ncols * 6 > end - p:
+        raise _err(f"{ncols} columns cannot fit {end - p} bytes", "columns", prefix + "num_columns", p)
+    p += 4
     for c in range(ncols):
         name = utf(f"columns[{c}].name")
         need(4, f"columns[{c}].num_indexes")
         k = struct.unpack_from(">i", data, p)[0]
-        if k < 0 or k * 10 > head:
-            raise _err(f"{k} indexes cannot fit the head", "indexes", f"columns[{c}].num_indexes", p)
+        if k < 0 or k * (2 + width) > end - p:
+            raise _err(f"{k} indexes cannot fit {end - p} bytes", "indexes", f"{prefix}columns[{c}].num_indexes", p)
         p += 4
         for j in range(k):
-            path = f"columns[{c}].indexes[{j}]"
-            t = utf(f"{path}.type")
-            need(8, path)
-            start, length = struct.unpack_from(">ii", data, p)
-            if start != -1 and (start < head or length < 0 or start + length > n):
-                raise _err(f"the payload ({start}, {length}) lies outside the body [{head}, {n})", "payload-range", path, p)
+            path = f"{prefix}columns[{c}].indexes[{j}]"
+            t = utf(f"columns[{c}].indexes[{j}].type")
+            need(width, f"columns[{c}].indexes[{j}]")
+            start, length = struct.unpack_from(">ii" if version == 1 else ">qq", data, p)
+            if start != -1 and (start < body or length < 0 or start + length > body_end):
+                raise _err(f"the payload ({start}, {length}) lies outside the body [{body}, {body_end})", "payload-range", path, p)
             refs.append(IndexRef(name, t, start, length, path))
-            p += 8
-    need(4, "len_redundant")
-    red = struct.unpack_from(">i", data, p)[0]
-    if red < 0 or p + 4 + red > head:
-        raise _err(f"redundant length {red} does not fit the head", "redundant-length", "len_redundant", p)
-    return FileIndex(head, tuple(refs), data)
+            p += width
+    return refs, p
 
 
 def read_file_index(source: SourceLike) -> FileIndex:

@@ -7,7 +7,9 @@ not from the .ksy files: the tests build with construct and parse with the Kaita
 * :data:`DV_INDEX_FILE`: version byte 1, then entries of big-endian size (magic + bitmap), magic (``5E 43 F2 D0`` for
   32-bit, ``D1 D3 39 64`` for 64-bit), bitmap, big-endian CRC-32 of magic + bitmap.
 * :data:`FILE_INDEX`: the data-file index container (magic, version 1, head length, columns with their index types,
-  absolute payload offsets and lengths, reserved bytes, bodies), all big-endian.
+  absolute payload offsets and lengths, reserved bytes, bodies), all big-endian; :data:`FILE_INDEX_V2` its version 2
+  (magic, version 2, bodies, a footer of the same columns with int64 offsets and lengths, the footer's length and
+  the tail magic ``PAFIDX02``).
 * Its payloads (``BloomFilterFileIndex``, ``BitmapFileIndexMeta`` / ``BitmapFileIndexMetaV2``,
   ``BitSliceIndexBitmapFileIndex``): :data:`BLOOM_FILTER_PAYLOAD` (hash-function count, bit set),
   :func:`bitmap_index_payload` (version 1 or 2 head with its keys, then the serialized bitmaps) and
@@ -57,6 +59,8 @@ __all__ = [
     "DV_INDEX_FILE",
     "FILE_INDEX",
     "FILE_INDEX_MAGIC",
+    "FILE_INDEX_TAIL_MAGIC",
+    "FILE_INDEX_V2",
     "MAGIC32",
     "MAGIC64",
     "bitmap_index_payload",
@@ -105,6 +109,33 @@ FILE_INDEX = Struct(
     "redundant" / Bytes(this.len_redundant),
     "body" / GreedyBytes,
 )  # fmt: skip
+
+FILE_INDEX_V2_FOOTER = Struct(
+    "num_columns" / Rebuild(Int32sb, lambda ctx: len(ctx.columns)),
+    "columns" / Array(this.num_columns, Struct(
+        "name" / _UTF,
+        "num_indexes" / Rebuild(Int32sb, lambda ctx: len(ctx.indexes)),
+        "indexes" / Array(this.num_indexes, Struct("type" / _UTF, "start" / Int64sb, "length" / Int64sb)),
+    )),
+)  # fmt: skip
+
+#: ASCII ``PAFIDX02``, the last 8 bytes of a version-2 container.
+FILE_INDEX_TAIL_MAGIC = b"PAFIDX02"
+
+
+def _len_body(ctx: Any) -> int:
+    n: int = ctx._params.len_body if "len_body" in ctx._params else len(ctx.body)
+    return n
+
+
+FILE_INDEX_V2 = Struct(
+    "magic" / Const(FILE_INDEX_MAGIC),
+    "version" / Const(2, Int32sb),
+    "body" / Bytes(_len_body),  # parse with len_body=...: where the footer starts is known from the trailer only
+    "footer" / FILE_INDEX_V2_FOOTER,
+    "len_footer" / Rebuild(Int32sb, lambda ctx: len(FILE_INDEX_V2_FOOTER.build(ctx.footer))),
+    "tail_magic" / Const(FILE_INDEX_TAIL_MAGIC),
+)
 
 BLOOM_FILTER_PAYLOAD = Struct("num_hash_functions" / Int32sb, "bits" / GreedyBytes)
 

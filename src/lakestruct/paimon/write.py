@@ -33,6 +33,7 @@ from .spec import (
     DV_ENTRY,
     DV_INDEX_FILE,
     FILE_INDEX,
+    FILE_INDEX_V2,
     MAGIC32,
     bitmap_index_payload,
     bitmap_key,
@@ -249,32 +250,40 @@ def write_dv_index_file(path: str | os.PathLike[str], vectors: Sequence[Any], bi
     return metas
 
 
-def encode_file_index(columns: Mapping[str, Mapping[str, bytes]]) -> bytes:
-    """A data-file index image (``FileIndexFormat.Writer``): {column: {index type: payload}}; an empty payload is
-    recorded as start -1, length 0."""
+def encode_file_index(columns: Mapping[str, Mapping[str, bytes | None]], *, version: int = 1) -> bytes:
+    """A data-file index image (``FileIndexFormat``): {column: {index type: payload}}; a None payload is an empty
+    index (start -1, length 0). Version 1 (``FileIndexFormatV1``: a head with int32 offsets, then the bodies) or 2
+    (``FileIndexFormatV2``: the bodies, then a footer with int64 offsets, its length and the tail magic)."""
+    if version not in (1, 2):
+        raise UsageError(f"file index version is 1 or 2, not {version}")
     cols = [(name, list(idx.items())) for name, idx in columns.items()]
-    head = 8 + 4 + 4 + 4 + 4
-    for name, idx in cols:
-        head += 2 + len(name.encode("utf-8")) + 4
-        head += sum(2 + len(t.encode("utf-8")) + 8 for t, _ in idx)
+    head = 12
+    if version == 1:
+        head += 4 + 4 + 4
+        for name, idx in cols:
+            head += 2 + len(name.encode("utf-8")) + 4
+            head += sum(2 + len(t.encode("utf-8")) + 8 for t, _ in idx)
     body = bytearray()
     out_cols = []
     for name, idx in cols:
         refs = []
         for t, payload in idx:
-            if payload:
+            if payload is None or (version == 1 and not payload):  # FileIndexFormatV1 wrote empty payloads as empty
+                refs.append({"type": t, "start": -1, "length": 0})
+            else:
                 refs.append({"type": t, "start": head + len(body), "length": len(payload)})
                 body += payload
-            else:
-                refs.append({"type": t, "start": -1, "length": 0})
         out_cols.append({"name": name, "indexes": refs})
-    built: bytes = FILE_INDEX.build({"len_head": head, "columns": out_cols, "redundant": b"", "body": bytes(body)})
+    if version == 2:
+        built: bytes = FILE_INDEX_V2.build({"body": bytes(body), "footer": {"columns": out_cols}})
+        return built
+    built = FILE_INDEX.build({"len_head": head, "columns": out_cols, "redundant": b"", "body": bytes(body)})
     return built
 
 
-def write_file_index(path: str | os.PathLike[str], columns: Mapping[str, Mapping[str, bytes]]) -> None:
+def write_file_index(path: str | os.PathLike[str], columns: Mapping[str, Mapping[str, bytes | None]], *, version: int = 1) -> None:
     """Write :func:`encode_file_index`'s bytes atomically (a ``<data file>.index`` file)."""
-    write_atomic(path, encode_file_index(columns))
+    write_atomic(path, encode_file_index(columns, version=version))
 
 
 def encode_bloom_filter(values: Sequence[Any], t: DataType, *, items: int = 1_000_000, fpp: float = 0.1) -> bytes:
