@@ -319,6 +319,7 @@ ROOMS: tuple[Room, ...] = (
         "paimon.file-index.bitmap": "A bitmap index's counts, offsets or lengths do not fit its payload, or a value is listed twice",
         "paimon.file-index.bitmap-order": "A version-2 bitmap index's keys are not strictly ascending (Paimon binary-searches them)",
         "paimon.file-index.bitmap-rows": "A bitmap index lists a row at or past its row count",
+        "paimon.file-index.row-count": "A bitmap or BSI index counts another number of rows than its data file",
         "paimon.file-index.bitmap-overlap": "A bitmap index lists one row under two values (or a value and null)",
         "paimon.file-index.bsi-version": "A bit-sliced index (or one of its bitmaps) is not version 1",
         "paimon.file-index.bsi": "A bit-sliced index's min/max, slice count or row count is inconsistent, or bytes follow it",

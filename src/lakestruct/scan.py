@@ -337,7 +337,7 @@ def _check_paimon_table(path: str, deep: bool) -> str:
                     if t_col is None or not paimon.indexes.indexes_type(ref.type, t_col):
                         continue
                     try:
-                        reader = fi.reader(ref, t_col)
+                        reader = fi.reader(ref, t_col, row_count=f.row_count)
                         if isinstance(reader, paimon.BitmapIndex):
                             reader.check()
                     except FormatError as e:

@@ -521,6 +521,16 @@ def test_malformed_payloads_name_their_rules() -> None:
     assert _rule(lambda: parse_bsi(outside, t)).rule == "paimon.file-index.bsi-rows"
 
 
+def test_null_rows_of_a_bsi_are_bounded() -> None:
+    t = T("INT")
+    bsi = bytearray(encode_bsi_index([1, None, 2], t))
+    assert parse_bsi(bytes(bsi), t).null_rows().tolist() == [1]
+    bsi[1:5] = (2**31 - 1).to_bytes(4, "big")  # 4 bytes claim two billion rows
+    ix = parse_bsi(bytes(bsi), t)
+    e = _rule(lambda: ix.null_rows())
+    assert e.rule == "roaring.max-positions"
+
+
 def test_values_of_every_type() -> None:
     assert index_value(datetime.date(1970, 1, 2), T("DATE")) == 1
     assert index_value(datetime.time(0, 0, 1, 500000), T("TIME")) == 1500

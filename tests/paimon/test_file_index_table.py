@@ -16,7 +16,7 @@ import pytest
 
 from lakestruct import paimon
 from lakestruct.cli import main
-from lakestruct.errors import UsageError
+from lakestruct.errors import FormatError, UsageError
 from lakestruct.paimon.avro import avro_header, read_avro_records
 from lakestruct.paimon.types import parse_type
 
@@ -126,6 +126,18 @@ def test_cli_probe(indexed: tuple[Path, dict[str, Any]], capsys: pytest.CaptureF
                  ["--file", name, "--column", "id", "--value", "abc"], ["--file", name, "--column", "nope", "--value", "1"]):
         rc, _, err = _cli(["paimon", "index", str(d), *argv], capsys)
         assert rc == 2, (argv, err)
+
+
+def test_an_index_of_another_row_count_is_refused(indexed: tuple[Path, dict[str, Any]], tmp_path: Path) -> None:
+    d, _ = indexed
+    other = tmp_path / "t"
+    shutil.copytree(d, other)
+    t = paimon.open_table(other)
+    f = next(f for f in t.live_files() if not f.file.embedded_index)
+    Path(f.path + ".index").write_bytes(paimon.encode_file_index({"id": {"bitmap": paimon.encode_bitmap_index([1, 2], T_ID)}}))
+    with pytest.raises(FormatError) as ei:
+        t.rows_with(f, "id", 1)
+    assert ei.value.rule == "paimon.file-index.row-count" and ei.value.source == f.path + ".index"
 
 
 def test_a_broken_index_file_names_its_rule(indexed: tuple[Path, dict[str, Any]], tmp_path: Path,

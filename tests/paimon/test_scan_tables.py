@@ -113,8 +113,9 @@ def _embed(d: Path, image: bytes) -> str:
 def test_deep_checks_index_payloads(corpus: Path, tmp_path: Path) -> None:
     d = _copy(corpus, tmp_path, "append_b")
     t_id = parse_type("BIGINT")
-    bitmap = bytearray(paimon.encode_bitmap_index([1, 2], t_id, version=1))
-    bitmap[-4:] = (-1).to_bytes(4, "big", signed=True)  # value 2 in row 0, as value 1 is: one row under two values
+    rows = paimon.open_table(d).live_files()[0].row_count
+    bitmap = bytearray(paimon.encode_bitmap_index(list(range(rows)), t_id, version=1))  # one row per value: no bitmaps
+    bitmap[-4:] = (-1).to_bytes(4, "big", signed=True)  # the last value in row 0, as value 0 is: one row under two values
     _embed(d, paimon.encode_file_index({"id": {"bitmap": bytes(bitmap)}}))
     assert scan.validate_file(str(d), "paimon-table").result.ok  # structure: the index head is fine
     deep = scan.validate_file(str(d), "paimon-table", deep=True).result

@@ -96,9 +96,10 @@ class FileIndex:
     def refs(self, column: str) -> list[IndexRef]:
         return [r for r in self.indexes if r.column == column]
 
-    def reader(self, ref: IndexRef, t: DataType) -> BloomFilter | BitmapIndex | BsiIndex | None:
+    def reader(self, ref: IndexRef, t: DataType, *, row_count: int | None = None) -> BloomFilter | BitmapIndex | BsiIndex | None:
         """The parsed payload of a bloom-filter, bitmap or bsi index (for a column of type ``t``); None for an empty
-        index (start -1) and for index types lakestruct does not read."""
+        index (start -1) and for index types lakestruct does not read. ``row_count``: the data file's, which a
+        bitmap's or BSI's must equal (``paimon.file-index.row-count``)."""
         if ref.start < 0 or ref.type not in (BLOOM_FILTER, BITMAP, BSI):
             return None
         hit = self._readers.get((ref, t))
@@ -111,24 +112,28 @@ class FileIndex:
             else:
                 hit = parse_bsi(data, t, base=ref.start, path=path)
             self._readers[(ref, t)] = hit
+        if row_count is not None and isinstance(hit, (BitmapIndex, BsiIndex)) and hit.row_count != row_count:
+            raise _err(f"the index counts {hit.row_count} rows, the data file has {row_count}", "row-count",
+                       f"{ref.path}.payload.row_count", ref.start + 1)
         out: BloomFilter | BitmapIndex | BsiIndex = hit
         return out
 
-    def probe(self, column: str, value: Any, t: DataType, op: str = "eq") -> list[Probe]:
+    def probe(self, column: str, value: Any, t: DataType, op: str = "eq", *, row_count: int | None = None) -> list[Probe]:
         """Ask every index of ``column`` (of type ``t``) whether rows with ``column op value`` can be in the file
         (``op`` one of :data:`OPS`; ``value`` None with ``eq``: IS NULL). Bloom filters answer equality, bitmaps
         equality and IS NULL with the exact rows, bit-sliced indexes all five with the exact rows; an empty index
-        (the column holds no value) rules out every comparison with a value."""
+        (the column holds no value) rules out every comparison with a value. ``row_count``: the data file's (see
+        :meth:`reader`)."""
         if op not in OPS:
             raise UsageError(f"op is one of {', '.join(OPS)}, not {op!r}")
         if value is None and op != "eq":
             raise UsageError("a comparison with null matches no row; ask op='eq' with None for IS NULL")
         out = []
         for ref in self.refs(column):
-            out.append(self._probe(ref, value, t, op))
+            out.append(self._probe(ref, value, t, op, row_count))
         return out
 
-    def _probe(self, ref: IndexRef, value: Any, t: DataType, op: str) -> Probe:
+    def _probe(self, ref: IndexRef, value: Any, t: DataType, op: str, row_count: int | None) -> Probe:
         def no(reason: str) -> Probe:
             return Probe(ref.column, ref.type, "unsupported", None, reason)
 
@@ -147,7 +152,7 @@ class FileIndex:
             return no("a bitmap index answers equality and IS NULL only")
         if not indexes_type(ref.type, t):
             return no(f"Paimon builds no {ref.type} index for {t}")
-        r = self.reader(ref, t)
+        r = self.reader(ref, t, row_count=row_count)
         if isinstance(r, BloomFilter):
             return Probe(ref.column, ref.type, "maybe" if r.might_contain(value, t) else "absent")
         if isinstance(r, BitmapIndex):

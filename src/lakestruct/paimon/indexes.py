@@ -24,7 +24,7 @@ import numpy as np
 import numpy.typing as npt
 import xxhash
 
-from ..errors import FormatError, TruncatedError, UsageError
+from ..errors import FormatError, LimitError, TruncatedError, UsageError
 from ..roaring.read import DEFAULT_MAX_POSITIONS, decode_roaring32, describe_roaring32
 from .binrow import Timestamp
 from .types import DataType
@@ -441,17 +441,21 @@ class BitmapIndex:
 
     def check(self) -> None:
         """Decode every bitmap: rows below the row count (``paimon.file-index.bitmap-rows``), no row under two values
-        or under a value and null (``paimon.file-index.bitmap-overlap``)."""
-        seen = np.zeros(self.row_count, dtype=bool) if self.row_count <= 1 << 28 else None
+        or under a value and null (``paimon.file-index.bitmap-overlap``). Memory: the decoded rows, twice."""
         parts = [("null", self.null_entry)] if self.null_entry is not None else []
-        for name, e in [*parts, *((repr(k), e) for k, e in self.entries.items())]:
+        named = [*parts, *((repr(k), e) for k, e in self.entries.items())]
+        arrays = [self._rows_of(e, name) for name, e in named if e is not None]
+        if not arrays:
+            return
+        rows = np.concatenate(arrays)
+        owner = np.repeat(np.arange(len(arrays)), [a.size for a in arrays])
+        order = np.argsort(rows, kind="stable")
+        dup = np.flatnonzero(rows[order][1:] == rows[order][:-1])
+        if dup.size:
+            i = int(order[dup[0] + 1])
+            name, e = named[int(owner[i])]
             assert e is not None
-            rows = self._rows_of(e, name)
-            if seen is not None:
-                if rows.size and seen[rows].any():
-                    row = int(rows[seen[rows]][0])
-                    raise _err(f"row {row} is listed under two values (the second: {name})", "bitmap-overlap", e.path, e.at)
-                seen[rows] = True
+            raise _err(f"row {int(rows[i])} is listed under two values (the second: {name})", "bitmap-overlap", e.path, e.at)
 
 
 def parse_bitmap(data: bytes, t: DataType, *, base: int = 0, path: str = "bitmap") -> BitmapIndex:
@@ -618,9 +622,13 @@ class BsiIndex:
     def not_null_rows(self) -> Rows:
         return self.rows_.copy()
 
-    def null_rows(self) -> Rows:
-        if self.row_count > DEFAULT_MAX_POSITIONS:
-            raise UsageError(f"{self.row_count} rows: listing the null rows is bounded by {DEFAULT_MAX_POSITIONS}")
+    def null_rows(self, *, max_positions: int | None = DEFAULT_MAX_POSITIONS) -> Rows:
+        """The rows without a value: every row of the row count the index states that no bitmap holds (at most
+        ``max_positions`` of them, ``roaring.max-positions``: the row count is 4 bytes of the payload)."""
+        n = self.row_count - self.rows_.size
+        if max_positions is not None and n > max_positions:
+            raise LimitError(f"{n} null rows exceed the limit of {max_positions} positions", rule="roaring.max-positions",
+                             path="bsi.row_count", offset=None)
         return np.setdiff1d(np.arange(self.row_count, dtype=np.int64), self.rows_, assume_unique=True)
 
     def _key(self, value: Any) -> int:

@@ -782,7 +782,7 @@ class Table:
             return []
         t = self.column_type(file, column)
         try:
-            return fi.probe(column, value, t, op)
+            return fi.probe(column, value, t, op, row_count=file.row_count)
         except FormatError as e:
             raise e.with_source(self.file_index_source(file)) from None
 
@@ -821,7 +821,7 @@ class Table:
                 if ref.start < 0:
                     return np.empty(0, dtype=np.int64)
                 try:
-                    r = fi.reader(ref, t)
+                    r = fi.reader(ref, t, row_count=file.row_count)
                 except FormatError as e:
                     raise e.with_source(self.file_index_source(file)) from None
                 assert isinstance(r, BsiIndex)
