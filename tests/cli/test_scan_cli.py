@@ -185,3 +185,14 @@ def test_scan_exit_status_and_output(corpus: Path, tmp_path: Path, capsys: pytes
     # a path that does not exist: exit 1, named on stderr
     assert main(["scan", str(tmp_path / "nope")]) == 1
     assert "nope: no such file or directory" in capsys.readouterr().err
+
+
+def test_scan_finds_the_paimon_tables_below_a_folder(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = corpus / "generated-seed1" / "paimon"
+    exp = json.loads((root / "expected.json").read_text())
+    rc = main(["scan", str(root), "--json"])
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    found = [r for r in lines if r.get("format") == "paimon-table"]
+    tables = {Path(r["path"]).name: r for r in found}
+    assert rc == 0 and tables.keys() == set(exp["tables"]) and len(found) == len(tables)  # every table below, once
+    assert all(r["ok"] for r in tables.values())

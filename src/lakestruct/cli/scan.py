@@ -42,7 +42,7 @@ def _scan(args: argparse.Namespace) -> int:
     missing = [p for p in args.paths if p != STDIN and "://" not in p and not os.path.lexists(p)]
     for p in missing:
         print(f"lakestruct: error: {p}: no such file or directory", file=sys.stderr)
-    for path in walk([p for p in args.paths if p not in missing]):
+    for path in walk([p for p in args.paths if p not in missing], nested_tables=True):
         fmt = detect(path)
         if fmt is None:
             skipped += 1
