@@ -17,18 +17,23 @@ error on the row as it always did.
 from __future__ import annotations
 
 import enum
+import functools
 import itertools
-from collections.abc import Callable
+import operator
+from collections.abc import Callable, Sequence
+from operator import attrgetter
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from .model import Field, Node, Plan
+from .runtime import paused_gc
 from .walk import _I64, Walker
 
 __all__ = ["Columns", "Fallback"]
 
-Build = Callable[[list[Any]], Any]  # values at a node (None: null) -> a pyarrow Array
+Build = Callable[[Sequence[Any]], Any]  # values at a node (None: null) -> a pyarrow Array
 _Enum = enum.Enum
 _NO_CASE = -2
 _NULL = -1
@@ -52,7 +57,7 @@ class Columns:
         else:
             value, raw = self.build(row), self.raw_build(row)
 
-            def single(items: list[Any]) -> list[Any]:
+            def single(items: Sequence[Any]) -> list[Any]:
                 return [value(items)] if raw is None else [value(items), raw(items)]
 
             self._top = single
@@ -62,7 +67,8 @@ class Columns:
         cols: list[Any] = []
         if self.plan.root_path:
             cols.append(pa.array(range(start, start + len(items)), pa.int64()))
-        cols += self._top(items)
+        with paused_gc():
+            cols += self._top(items)
         return pa.RecordBatch.from_arrays(cols, schema=self.schema)
 
     # builders -------------------------------------------------------------------------------------
@@ -84,7 +90,7 @@ class Columns:
             assert c is not None
             t = n.arrow
 
-            def each(vals: list[Any]) -> Any:
+            def each(vals: Sequence[Any]) -> Any:
                 return pa.array([None if v is None else c(v) for v in vals], t)
 
             return each
@@ -101,26 +107,50 @@ class Columns:
         """The builder of an enum's ``__raw`` sibling (None when ``n`` has none), as :meth:`Walker._raw_conv`."""
         if n.kind == "enum":
             assert n.elem is not None
-            t = n.elem.arrow
-            return lambda vals: pa.array([None if v is None else int(v) for v in vals], t)
+            return _enum_raw(n.elem.arrow)
         if n.kind == "array" and n.elem is not None and n.elem.kind == "enum":
             assert n.elem.elem is not None
-            t = n.elem.elem.arrow
-            return _list_of(n.raw_arrow, lambda vals: pa.array([None if v is None else int(v) for v in vals], t))
+            return _list_of(n.raw_arrow, _enum_raw(n.elem.elem.arrow))
         if n.raw_arrow is not None:
             return lambda vals: pa.nulls(len(vals), n.raw_arrow)
         return None
 
-    def _fields(self, n: Node) -> Callable[[list[Any]], list[Any]]:
-        """The child arrays of struct ``n`` for a list of objects (all present: None has no fields)."""
+    def _fields(self, n: Node) -> Callable[[Sequence[Any]], list[Any]]:
+        """The child arrays of struct ``n`` for a list of objects (all present: None has no fields).
+
+        The seq fields of all objects are read in one C-level pass (``attrgetter`` of every field, rows
+        transposed into columns); a field some object lacks (an ``if:`` skipped it) is read with
+        ``getattr(o, name, None)`` instead, from then on."""
         parts: list[tuple[Field, Build, Build | None]] = [(f, self.build(f.node), self.raw_build(f.node)) for f in n.fields]
+        plain = [f.attr for f in n.fields if not f.instance]
+        optional: set[str] = set()  # fields found missing on some object
         positions = n.positions
 
-        def children(objs: list[Any]) -> list[Any]:
+        def columns(objs: Sequence[Any]) -> dict[str, Sequence[Any]]:
+            got: dict[str, Sequence[Any]] = {}
+            sure = [a for a in plain if a not in optional]
+            if len(sure) > 1:
+                try:
+                    got = dict(zip(sure, zip(*map(attrgetter(*sure), objs), strict=True), strict=True))
+                except AttributeError:
+                    sure = [a for a in sure if not _missing(objs, a, optional)]
+                    if len(sure) > 1:
+                        got = dict(zip(sure, zip(*map(attrgetter(*sure), objs), strict=True), strict=True))
+            if len(sure) == 1:
+                try:
+                    got[sure[0]] = list(map(attrgetter(sure[0]), objs))
+                except AttributeError:
+                    optional.add(sure[0])
+            for a in plain:
+                if a not in got:
+                    got[a] = [getattr(o, a, None) for o in objs]
+            return got
+
+        def children(objs: Sequence[Any]) -> list[Any]:
+            got = columns(objs) if plain else {}
             out: list[Any] = []
             for f, value, raw in parts:
-                attr = f.attr
-                vals = _instances(objs, attr) if f.instance else [getattr(o, attr, None) for o in objs]
+                vals = _instances(objs, f.attr) if f.instance else got[f.attr]
                 out.append(value(vals))
                 if raw is not None:
                     out.append(raw(vals))
@@ -137,8 +167,8 @@ class Columns:
         fields = list(n.arrow)
         empty = not fields
 
-        def struct(vals: list[Any]) -> Any:
-            present = [v for v in vals if v is not None]
+        def struct(vals: Sequence[Any]) -> Any:
+            present = list(filter(_is_value, vals))
             m = len(present)
             if not m:
                 return self.nulls(n, len(vals))
@@ -176,13 +206,13 @@ class Columns:
         fields = list(n.arrow)
         case_nodes = [f.node for f in n.fields]
 
-        def switch(vals: list[Any]) -> Any:
+        def switch(vals: Sequence[Any]) -> Any:
             size = len(vals)
-            tys = [type(v) for v in vals]
+            tys = list(map(type, vals))
             for t in set(tys):
                 if t not in cases:
                     cases[t] = case_of(t)
-            ks = [cases[t] for t in tys]
+            ks = list(map(cases.__getitem__, tys))
             seen = set(ks)
             if seen == {_NULL}:
                 return self.nulls(n, size)
@@ -194,19 +224,33 @@ class Columns:
                     children.append(b(vals))
                 else:
                     children.append(b([v if k == i else None for v, k in zip(vals, ks, strict=True)]))
-            mask = pa.array([k == _NULL for k in ks], pa.bool_()) if _NULL in seen else None
+            mask = pc.equal(pa.array(ks, pa.int32()), _NULL) if _NULL in seen else None
             return pa.StructArray.from_arrays(children, fields=fields, mask=mask)
 
         return switch
 
 
-def _spread(vals: list[Any]) -> Any:
+_is_value = functools.partial(operator.is_not, None)
+
+
+def _missing(objs: Sequence[Any], attr: str, optional: set[str]) -> bool:
+    """Whether some object lacks ``attr`` (then remembered in ``optional``)."""
+    try:
+        for _ in map(attrgetter(attr), objs):
+            pass
+    except AttributeError:
+        optional.add(attr)
+        return True
+    return False
+
+
+def _spread(vals: Sequence[Any]) -> Any:
     """Take indices placing the present values (in order) at their rows, null elsewhere."""
-    c = itertools.count()
-    return pa.array([None if v is None else next(c) for v in vals], pa.int32())
+    valid = pa.array(list(map(_is_value, vals)), pa.bool_())
+    return pc.if_else(valid, pc.subtract(pc.cumulative_sum(valid.cast(pa.int32())), 1), pa.scalar(None, pa.int32()))
 
 
-def _instances(objs: list[Any], attr: str) -> list[Any]:
+def _instances(objs: Sequence[Any], attr: str) -> list[Any]:
     """Instance values as :meth:`Walker._instance` reads them; an instance that fails needs the walker."""
     out: list[Any] = []
     for o in objs:
@@ -221,12 +265,44 @@ def _instances(objs: list[Any], attr: str) -> list[Any]:
     return out
 
 
-def _enum_names(vals: list[Any]) -> Any:
+def _enum_names(vals: Sequence[Any]) -> Any:
+    kinds = set(map(type, vals)) - {_NONE}
+    if len(kinds) == 1:
+        (k,) = kinds
+        if issubclass(k, _Enum):  # one enum class: its members' names by dict lookup
+            names = _NAMES.get(k)
+            if names is None:
+                names = _NAMES[k] = {m: m.name for m in k}
+            return pa.array(list(map(names.get, vals)), pa.string())
     return pa.array([v.name if isinstance(v, _Enum) else None for v in vals], pa.string())
 
 
+def _enum_raw(t: Any) -> Build:
+    def raw(vals: Sequence[Any]) -> Any:
+        if all(k is int or k is _NONE or (issubclass(k, int) and issubclass(k, _Enum)) for k in set(map(type, vals))):
+            return pa.array(vals, t)  # Arrow reads an IntEnum member as its number, as int() does
+        return pa.array([None if v is None else int(v) for v in vals], t)
+
+    return raw
+
+
+def _exact(t: Any, ok: frozenset[type], conv: Callable[[Any], Any]) -> Build:
+    """``pa.array`` of the values when every one is of a type in ``ok`` (or None), else of ``conv(v)``."""
+
+    def build(vals: Sequence[Any]) -> Any:
+        if set(map(type, vals)) <= ok:
+            return pa.array(vals, t)
+        return pa.array([None if v is None else conv(v) for v in vals], t)
+
+    return build
+
+
+_NONE = type(None)
+_NAMES: dict[type, dict[Any, str]] = {}
+
+
 def _list_of(arrow: Any, elem: Build) -> Build:
-    def lists(vals: list[Any]) -> Any:
+    def lists(vals: Sequence[Any]) -> Any:
         lens = [0 if v is None else len(v) for v in vals]
         flat = [x for v in vals if v is not None for x in v]
         offsets = pa.array(itertools.accumulate(lens, initial=0), pa.int32())
@@ -246,7 +322,7 @@ def _prim(n: Node) -> Build:
     if conv == "calc":
         lo, hi = _I64
 
-        def calc(vals: list[Any]) -> Any:
+        def calc(vals: Sequence[Any]) -> Any:
             out = [None if v is None else v if type(v) is int else int(v) for v in vals]
             for v in vals:
                 if type(v) is int and not lo <= v <= hi:
@@ -255,9 +331,9 @@ def _prim(n: Node) -> Build:
 
         return calc
     if conv == "float":
-        return lambda vals: pa.array([None if v is None else float(v) for v in vals], t)
+        return _exact(t, frozenset({float, _NONE}), float)
     if conv == "bytes":
-        return lambda vals: pa.array([v if v is None or type(v) is bytes else bytes(v) for v in vals], t)
+        return _exact(t, frozenset({bytes, _NONE}), bytes)
     if conv == "bool":
-        return lambda vals: pa.array([None if v is None else bool(v) for v in vals], t)
+        return _exact(t, frozenset({bool, _NONE}), bool)
     raise AssertionError(conv)

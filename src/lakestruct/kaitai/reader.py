@@ -15,7 +15,7 @@ from ..errors import LakestructError, LimitError, UsageError
 from ..source import open_source
 from .columns import Columns
 from .model import Plan, plan
-from .runtime import Bundle, bundle_from_dir, load, parse
+from .runtime import Bundle, bundle_from_dir, load, parse, paused_gc
 from .toolchain import compile as compile_specs
 from .walk import Walker
 
@@ -35,8 +35,10 @@ BATCH_ROWS = 4096
 class Spec:
     """Generated parsers plus the specs they came from (a :class:`Bundle`), ready to read files."""
 
-    def __init__(self, bundle: Bundle) -> None:
+    def __init__(self, bundle: Bundle, *, fast: bool = True) -> None:
         self.bundle = bundle
+        #: parse with lakestruct's stream and budget base class (False: the kaitaistruct runtime's own, see runtime.load)
+        self.fast = fast
         self._plans: dict[tuple[Any, ...], Plan] = {}
         self._walkers: dict[tuple[Any, ...], Walker] = {}
         self._columns: dict[tuple[Any, ...], Columns] = {}
@@ -133,15 +135,19 @@ class Spec:
         if columns is None:
             columns = self._columns[key] = Columns(walker)
         data = self._read(path, max_file_bytes)
-        items, err = self._items(walker, data, max_records=max_records)
-        for start in range(0, len(items), batch_rows):
-            part = items[start : start + batch_rows]
-            try:
-                batch = columns.batch(part, start)
-            except Exception:  # a row carries an error (or Arrow refuses a value): the walker decides, row by row
-                yield from _walked(walker, columns.schema, part, start)
-            else:
-                yield batch
+        with paused_gc():  # until the file's objects are garbage: then one collection frees them all
+            items, err = self._items(walker, data, max_records=max_records)
+            part: list[Any] = []
+            for start in range(0, len(items), batch_rows):
+                part = items[start : start + batch_rows]
+                try:
+                    batch = columns.batch(part, start)
+                except Exception:  # a row carries an error (or Arrow refuses a value): the walker decides, row by row
+                    yield from _walked(walker, columns.schema, part, start)
+                else:
+                    yield batch
+            del items, part
+            walker.root_stream = None
         if err is not None:
             raise err
 
@@ -153,7 +159,8 @@ class Spec:
         key = (root, inst, u8, positions)
         walker = self._walkers.get(key)
         if walker is None:
-            walker = Walker(self.plan(root=root, instances=inst, u8=u8, positions=positions), load(self.bundle, positions=positions))
+            loaded = load(self.bundle, positions=positions, fast=self.fast)
+            walker = Walker(self.plan(root=root, instances=inst, u8=u8, positions=positions), loaded)
             self._walkers[key] = walker
         return walker
 

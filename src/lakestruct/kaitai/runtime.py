@@ -12,6 +12,8 @@ offset and size. :func:`parse` parses one file and turns whatever the generated 
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import hashlib
 import importlib.abc
 import importlib.machinery
@@ -21,7 +23,7 @@ import re
 import sys
 import threading
 import types
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,6 +33,7 @@ import kaitaistruct
 from .._kaitai import validation_message
 from ..errors import DecompressionError, FormatError, LimitError, TruncatedError, UsageError
 from .model import Model, TypeDef
+from .stream import Stream
 
 __all__ = ["Bundle", "Loaded", "bundle_from_dir", "load", "parse"]
 
@@ -150,6 +153,7 @@ class Loaded:
     classes: dict[str, Any]  # TypeDef.qualname -> generated class
     typedefs: dict[Any, TypeDef]  # generated class -> TypeDef
     state: _State
+    fast: bool = True
 
     @property
     def root_class(self) -> Any:
@@ -165,30 +169,44 @@ class Loaded:
         return obj
 
 
-_LOADED: dict[tuple[str, bool], Loaded] = {}
+_LOADED: dict[tuple[str, bool, bool], Loaded] = {}
+#: the generated modules' import of the runtime; load() points it at the package's own classes
+_RUNTIME_LINE = re.compile(r"^from kaitaistruct import KaitaiStruct, KaitaiStream, BytesIO$", re.M)
 
 
-def load(bundle: Bundle, *, positions: bool = False) -> Loaded:
-    """Import ``bundle``'s modules (once per process) into a private package."""
-    key = (bundle.key, positions)
+def load(bundle: Bundle, *, positions: bool = False, fast: bool = True) -> Loaded:
+    """Import ``bundle``'s modules (once per process) into a private package.
+
+    ``fast`` (the default): the modules read through :class:`~lakestruct.kaitai.stream.Stream` and their
+    classes count themselves against the object budget as they are constructed (a base class of the
+    package's own); otherwise they use the runtime's ``KaitaiStream`` and every ``_read`` is wrapped to
+    count, as before (the reference the fast package is tested against). With ``positions`` ``_read``
+    is wrapped either way, to record offsets."""
+    key = (bundle.key, positions, fast)
     with _LOCK:
         hit = _LOADED.get(key)
         if hit is not None:
             return hit
-        package = f"{_PKG_PREFIX}{bundle.key}{'_pos' if positions else ''}"
+        package = f"{_PKG_PREFIX}{bundle.key}{'_pos' if positions else ''}{'' if fast else '_ref'}"
         pkg = types.ModuleType(package)
         pkg.__path__ = []
+        state = _State()
+        base: Any = kaitaistruct.KaitaiStruct if positions else _counting_base(state)
+        if fast:
+            pkg.KaitaiStruct = base  # type: ignore[attr-defined]
+            pkg.KaitaiStream = Stream  # type: ignore[attr-defined]
+            pkg.BytesIO = kaitaistruct.BytesIO  # type: ignore[attr-defined]
         sys.modules[package] = pkg
         names = set(bundle.modules)
         for name, src in bundle.modules.items():
-            _FINDER.sources[f"{package}.{name}"] = _IMPORT_LINE.sub(
-                lambda m: f"from . import {m.group(1)}" if m.group(1) in names else m.group(0), src
-            )
+            src = _IMPORT_LINE.sub(lambda m: f"from . import {m.group(1)}" if m.group(1) in names else m.group(0), src)
+            if fast:  # same line count: tracebacks still point at the generated lines
+                src = _RUNTIME_LINE.sub("from . import KaitaiStruct, KaitaiStream, BytesIO", src)
+            _FINDER.sources[f"{package}.{name}"] = src
         if _FINDER not in sys.meta_path:
             sys.meta_path.append(_FINDER)
         mods = {name: importlib.import_module(f"{package}.{name}") for name in sorted(bundle.modules)}
         model = Model(bundle.specs, bundle.main)
-        state = _State()
         classes: dict[str, Any] = {}
         typedefs: dict[Any, TypeDef] = {}
         for t in model.all_types():
@@ -204,10 +222,29 @@ def load(bundle: Bundle, *, positions: bool = False) -> Loaded:
                 classes[t.qualname] = obj
                 typedefs[obj] = t
         for cls in typedefs:
-            _wrap(cls, state, positions)
-        loaded = Loaded(bundle, package, model, positions, classes, typedefs, state)
+            if positions or not issubclass(cls, base):  # a module whose import was not rewritten counts in _read
+                _wrap(cls, state, positions)
+        loaded = Loaded(bundle, package, model, positions, classes, typedefs, state, fast)
         _LOADED[key] = loaded
         return loaded
+
+
+def _counting_base(state: _State) -> Any:
+    """The KaitaiStruct of one loaded package: each object counts against the budget when it is made
+    (generated constructors call this first, then ``_read``), as the ``_read`` wrappers count."""
+
+    class KaitaiStruct(kaitaistruct.KaitaiStruct):  # type: ignore[misc]
+        def __init__(self, _io: Any) -> None:
+            self._io = _io
+            state.objects_left -= 1
+            if state.objects_left < 0:
+                raise _Budget()
+            if type(self) is state.item_cls:
+                state.records_left -= 1
+                if state.records_left == -1:
+                    raise _RecordCap()
+
+    return KaitaiStruct
 
 
 def _wrap(cls: Any, state: _State, positions: bool) -> None:
@@ -294,18 +331,34 @@ def parse(
     st.records_left = max_records
     st.item_cls = loaded.classes.get(item.qualname) if item is not None and max_records >= 0 else None
     st.stack.clear()
-    stream = kaitaistruct.KaitaiStream(kaitaistruct.BytesIO(data))
+    stream = (Stream if loaded.fast else kaitaistruct.KaitaiStream)(kaitaistruct.BytesIO(data))
     stream._ls_base = 0
     obj = cls.__new__(cls)
     try:
-        obj.__init__(stream)
-        if hasattr(cls, "SEQ_FIELDS"):  # debug-mode parsers do not read themselves on construction
-            obj._read()
+        with paused_gc():
+            obj.__init__(stream)
+            if hasattr(cls, "SEQ_FIELDS"):  # debug-mode parsers do not read themselves on construction
+                obj._read()
     except Exception as e:  # whatever generated code raises on bad input (RecursionError too) becomes a FormatError
         return obj, translate(loaded, e, stream)
     finally:
         st.objects_left, st.records_left, st.item_cls = _UNLIMITED, -1, None
     return obj, None
+
+
+@contextlib.contextmanager
+def paused_gc() -> Iterator[None]:
+    """No cyclic garbage collection inside: a parse makes objects by the hundred thousand and frees none
+    (each object points at its parent and the root, so they all live until the file is done), and the
+    collector's passes over that growing heap took as long as the parse itself. Objects are freed by
+    reference counting as usual; the collector resumes (if it ran before) when the block ends."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def translate(loaded: Loaded, e: BaseException, root_stream: Any) -> FormatError:
@@ -347,12 +400,13 @@ def _frames(loaded: Loaded, e: BaseException) -> list[tuple[Any, int, str]]:
     while tb is not None:
         f = tb.tb_frame
         mod = f.f_globals.get("__name__", "")
-        if mod.startswith(prefix) or mod == "kaitaistruct":
+        if mod.startswith(prefix) or mod in _RUNTIME_MODULES:
             out.append((f.f_locals.get("self"), tb.tb_lineno, f.f_code.co_filename))
         tb = tb.tb_next
     return out
 
 
+_RUNTIME_MODULES = ("kaitaistruct", Stream.__module__)
 _ASSIGN = re.compile(r"^\s*self\.(?:_raw_)?(?:_m_)?([A-Za-z]\w*)(?:\.append\(|\s*=)")
 _TEMP = re.compile(r"^\s*_ = ")
 
