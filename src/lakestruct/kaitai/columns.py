@@ -51,6 +51,8 @@ class Columns:
         self.plan: Plan = walker.plan
         self.schema = self.plan.schema()
         self._nulls: dict[tuple[int, int], Any] = {}
+        #: when a list, every struct object converted is added to it (in lists), for :func:`unlink`
+        self.seen: list[Sequence[Any]] | None = None
         row = self.plan.row
         if row.kind == "struct":
             self._top = self._fields(row)
@@ -67,6 +69,8 @@ class Columns:
         cols: list[Any] = []
         if self.plan.root_path:
             cols.append(pa.array(range(start, start + len(items)), pa.int64()))
+        if self.seen is not None and self.plan.row.kind == "struct":
+            self.seen.append(items)
         with paused_gc():
             cols += self._top(items)
         return pa.RecordBatch.from_arrays(cols, schema=self.schema)
@@ -169,6 +173,8 @@ class Columns:
 
         def struct(vals: Sequence[Any]) -> Any:
             present = list(filter(_is_value, vals))
+            if self.seen is not None:
+                self.seen.append(present)
             m = len(present)
             if not m:
                 return self.nulls(n, len(vals))
@@ -231,6 +237,21 @@ class Columns:
 
 
 _is_value = functools.partial(operator.is_not, None)
+
+
+def unlink(groups: list[Sequence[Any]]) -> None:
+    """Drop the ``_parent`` and ``_root`` links of parsed objects that are done with, so that reference
+    counting frees a file's objects as soon as the last reference goes (each object points at its parent
+    and its root, which point back: left alone, they wait for a pass of the cyclic collector, which costs
+    more than the parse's tail). Objects never converted keep their links and their cycles: the
+    collector frees those as before. Only for objects nothing will read again."""
+    for objs in groups:
+        try:
+            for o in objs:
+                o._parent = None
+                o._root = None
+        except (AttributeError, TypeError):  # not a parsed structure (a value typed as one): leave the group
+            continue
 
 
 def _missing(objs: Sequence[Any], attr: str, optional: set[str]) -> bool:

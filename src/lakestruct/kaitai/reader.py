@@ -13,7 +13,7 @@ import pyarrow as pa
 
 from ..errors import LakestructError, LimitError, UsageError
 from ..source import open_source
-from .columns import Columns
+from .columns import Columns, unlink
 from .model import Plan, plan
 from .runtime import Bundle, bundle_from_dir, load, parse, paused_gc
 from .toolchain import compile as compile_specs
@@ -135,19 +135,26 @@ class Spec:
         if columns is None:
             columns = self._columns[key] = Columns(walker)
         data = self._read(path, max_file_bytes)
-        with paused_gc():  # until the file's objects are garbage: then one collection frees them all
-            items, err = self._items(walker, data, max_records=max_records)
+        seen: list[Sequence[Any]] = []
+        with paused_gc():  # no collector passes over the file's objects while they live (runtime.paused_gc)
+            root, items, err = self._items(walker, data, max_records=max_records)
             part: list[Any] = []
-            for start in range(0, len(items), batch_rows):
-                part = items[start : start + batch_rows]
-                try:
-                    batch = columns.batch(part, start)
-                except Exception:  # a row carries an error (or Arrow refuses a value): the walker decides, row by row
-                    yield from _walked(walker, columns.schema, part, start)
-                else:
-                    yield batch
-            del items, part
-            walker.root_stream = None
+            try:
+                columns.seen = seen
+                for start in range(0, len(items), batch_rows):
+                    part = items[start : start + batch_rows]
+                    try:
+                        batch = columns.batch(part, start)
+                    except Exception:  # a row carries an error (or Arrow refuses a value): the walker decides, row by row
+                        yield from _walked(walker, columns.schema, part, start)
+                    else:
+                        yield batch
+            finally:  # the file is done: its objects go as their last references do
+                columns.seen = None
+                unlink(seen)
+                vars(root).clear()  # the root's other children (a header) point back at it: let go of the records
+                del seen, root, items, part
+                walker.root_stream = None
         if err is not None:
             raise err
 
@@ -173,8 +180,9 @@ class Spec:
                 )
             return src.read_exact(0, size, rule=f"{self.id}.truncated", path=self.id)
 
-    def _items(self, walker: Walker, data: bytes, *, max_records: int) -> tuple[list[Any], LakestructError | None]:
-        """The row items of a file and the error that ended it early (raised at once when there are no items)."""
+    def _items(self, walker: Walker, data: bytes, *, max_records: int) -> tuple[Any, list[Any], LakestructError | None]:
+        """The parsed root object of a file, its row items and the error that ended it early (raised at
+        once when there are no items)."""
         p = walker.plan
         item = p.row.typedef if p.root_path and p.row.kind == "struct" else None
         obj, err = parse(walker.loaded, data, max_objects=OBJECTS_BASE + OBJECTS_PER_BYTE * len(data),
@@ -183,16 +191,16 @@ class Spec:
         if not p.root_path:
             if err is not None:
                 raise err
-            return [obj], None
+            return obj, [obj], None
         items = walker.items(obj)
         if len(items) > max_records:
             items = items[:max_records]
             err = err or LimitError(f"more than max_records ({max_records}) records", rule="kaitai.record-limit",
                                     path=".".join(p.root_path), offset=None)  # fmt: skip
-        return items, err
+        return obj, items, err
 
     def rows_of(self, walker: Walker, data: bytes, *, max_records: int) -> Iterator[dict[str, Any]]:
-        items, err = self._items(walker, data, max_records=max_records)
+        _, items, err = self._items(walker, data, max_records=max_records)
         yield from walker.rows(items)
         if err is not None:
             raise err

@@ -50,6 +50,13 @@ def _fixed(fmt: str) -> Callable[[Any], Any]:
 class Stream(KaitaiStream):  # type: ignore[misc]
     """``KaitaiStream`` over a ``BytesIO``, with one call per read (any other ``io``: the runtime's own code)."""
 
+    # what the runtime's constructor sets, as class defaults (a write sets the instance's own, as before);
+    # the parsers only read: no child streams to write back (an empty tuple: adding one fails loudly)
+    bits_le = False
+    bits_write_mode = False
+    write_back_handler = None
+    child_streams: Any = ()
+
     def __init__(self, io: Any) -> None:
         if type(io) is not BytesIO:
             KaitaiStream.__init__(self, io)
@@ -57,17 +64,13 @@ class Stream(KaitaiStream):  # type: ignore[misc]
         self._io = io
         self.bits_left = 0
         self.bits = 0
-        self.bits_le = False
-        self.bits_write_mode = False
-        self.write_back_handler = None
-        self.child_streams: list[Any] = []
         here = io.tell()
         self._size = io.seek(0, _SEEK_END)
         io.seek(here)
 
     def size(self) -> int:
-        if type(self._io) is BytesIO and "_size" in self.__dict__:
-            return int(self._size)  # the parsers never write: the buffer keeps its size
+        if type(self._io) is BytesIO:
+            return int(self._size)  # set by the constructor; the parsers never write: the buffer keeps its size
         return int(KaitaiStream.size(self))
 
     def is_eof(self) -> bool:
