@@ -16,11 +16,12 @@ import json
 import lzma
 import zlib
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from ..errors import FormatError, LimitError, TruncatedError
 
-__all__ = ["MAX_BLOCK_BYTES", "avro_header", "read_avro_records"]
+__all__ = ["MAX_BLOCK_BYTES", "AvroBlock", "AvroFile", "avro_header", "read_avro_records"]
 
 MAGIC = b"Obj\x01"
 #: The most bytes one decompressed Avro block may hold (``paimon.avro.block-size``). Paimon rolls manifests at
@@ -152,40 +153,64 @@ def _decompress(codec: str, raw: bytes, path: str, offset: int) -> bytes:
     return out
 
 
-def read_avro_records(data: bytes, *, name: str = "") -> Iterator[dict[str, Any]]:
-    """Every record of an Avro object container file, as fastavro decodes it with the file's writer schema."""
-    import fastavro
+class AvroFile:
+    """An Avro object container's header (magic, metadata, sync marker) and its blocks, framing checked; the
+    records of a block decoded by fastavro with the file's writer schema (:meth:`records`)."""
 
-    c = _Cursor(data)
-    meta, sync = _header(c)
-    raw_schema = meta.get("avro.schema")
-    if raw_schema is None:
-        raise _err("the header has no avro.schema", "schema", "metadata", None)
-    codec = meta.get("avro.codec", b"null").decode("utf-8", "replace")
-    parsed = _PARSED.get(raw_schema)
-    if parsed is None:
-        try:
-            parsed = fastavro.parse_schema(json.loads(raw_schema.decode("utf-8")))
-        except Exception as e:
-            raise _err(f"the writer schema does not parse: {e}", "schema", "metadata[avro.schema]", None) from None
-        if len(_PARSED) < 64:
-            _PARSED[raw_schema] = parsed
-    index = 0
-    while c.pos < len(data):
-        path = f"blocks[{index}]"
-        start = c.pos
-        count = c.long(f"{path}.count")
-        size = c.long(f"{path}.size")
-        if count < 0 or size < 0 or count > size + 1:
-            raise _err(f"a block of {count} records in {size} bytes", "block", path, start)
-        raw = c.take(size, f"{path}.data")
-        data_at = c.pos - size
-        if c.take(16, f"{path}.sync") != sync:
-            raise _err("the block does not end with the file's sync marker", "sync", f"{path}.sync", c.pos - 16)
-        body = _decompress(codec, raw, path, data_at)
+    def __init__(self, data: bytes) -> None:
+        self._c = _Cursor(data)
+        meta, self.sync = _header(self._c)
+        raw = meta.get("avro.schema")
+        if raw is None:
+            raise _err("the header has no avro.schema", "schema", "metadata", None)
+        #: the writer schema's JSON text, as stored
+        self.raw_schema: bytes = raw
+        self.codec = meta.get("avro.codec", b"null").decode("utf-8", "replace")
+        self._parsed: Any = None
+
+    def parsed_schema(self) -> Any:
+        """The writer schema parsed by fastavro (``paimon.avro.schema`` when it does not parse); cached by its text."""
+        if self._parsed is None:
+            parsed = _PARSED.get(self.raw_schema)
+            if parsed is None:
+                import fastavro
+
+                try:
+                    parsed = fastavro.parse_schema(json.loads(self.raw_schema.decode("utf-8")))
+                except Exception as e:
+                    raise _err(f"the writer schema does not parse: {e}", "schema", "metadata[avro.schema]", None) from None
+                if len(_PARSED) < 64:
+                    _PARSED[self.raw_schema] = parsed
+            self._parsed = parsed
+        return self._parsed
+
+    def blocks(self) -> Iterator[AvroBlock]:
+        """Every block: record count, decompressed bytes, where it is (``paimon.avro.block`` / ``.sync`` / ...)."""
+        c, data = self._c, self._c.data
+        index = 0
+        while c.pos < len(data):
+            path = f"blocks[{index}]"
+            start = c.pos
+            count = c.long(f"{path}.count")
+            size = c.long(f"{path}.size")
+            if count < 0 or size < 0 or count > size + 1:
+                raise _err(f"a block of {count} records in {size} bytes", "block", path, start)
+            raw = c.take(size, f"{path}.data")
+            data_at = c.pos - size
+            if c.take(16, f"{path}.sync") != self.sync:
+                raise _err("the block does not end with the file's sync marker", "sync", f"{path}.sync", c.pos - 16)
+            yield AvroBlock(count, _decompress(self.codec, raw, path, data_at), path, data_at)
+            index += 1
+
+    def records(self, block: AvroBlock) -> Iterator[dict[str, Any]]:
+        """The records of a block as fastavro decodes them with the writer schema (``paimon.avro.record``)."""
+        import fastavro
+
+        parsed = self.parsed_schema()
+        path, data_at, body = block.path, block.data_at, block.body
         bio = io.BytesIO(body)
         read = fastavro.schemaless_reader
-        for i in range(count):
+        for i in range(block.count):
             try:
                 rec = read(bio, parsed, None)
             except Exception as e:
@@ -195,4 +220,21 @@ def read_avro_records(data: bytes, *, name: str = "") -> Iterator[dict[str, Any]
             yield rec
         if bio.tell() != len(body):
             raise _err(f"the records end after {bio.tell()} of the block's {len(body)} bytes", "block", path, data_at)
-        index += 1
+
+
+@dataclass(frozen=True)
+class AvroBlock:
+    """One block of an Avro object container: its record count and decompressed bytes, and where it is."""
+
+    count: int
+    body: bytes
+    path: str
+    data_at: int
+
+
+def read_avro_records(data: bytes, *, name: str = "") -> Iterator[dict[str, Any]]:
+    """Every record of an Avro object container file, as fastavro decodes it with the file's writer schema."""
+    f = AvroFile(data)
+    f.parsed_schema()
+    for block in f.blocks():
+        yield from f.records(block)

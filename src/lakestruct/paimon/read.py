@@ -24,7 +24,9 @@ import numpy.typing as npt
 from ..errors import FormatError, SourceError, UsageError
 from ..roaring.read import DEFAULT_MAX_POSITIONS
 from ..source import list_files, open_source
-from .avro import read_avro_records
+from .avro import MAGIC as AVRO_MAGIC
+from .avro import AvroFile, read_avro_records
+from .avroplan import decode_block, plan_for
 from .binrow import Timestamp, decode_binary_row
 from .dv import parse_dv_index, read_dv_entry
 from .fileindex import FileIndex, Probe, parse_file_index, read_file_index
@@ -78,6 +80,12 @@ def _join(root: str, *parts: str) -> str:
 
 
 def _read_bytes(path: str) -> bytes:
+    if not _is_url(path) or path.startswith("file://"):  # a local file: one open and read, no byte source around it
+        try:
+            with open(path[7:] if path.startswith("file://") else path, "rb") as fh:
+                return fh.read()
+        except OSError:
+            pass  # open_source says what is wrong (missing, a directory, ...)
     with open_source(path) as src:
         return src.read(0, src.size)
 
@@ -381,22 +389,41 @@ def _index_entry(rec: dict[str, Any], i: int) -> IndexManifestEntry:
     return IndexManifestEntry(kind, r.req("_PARTITION", bytes), r.req("_BUCKET", int), meta, version)
 
 
-def _read_records(path: str, convert: Any) -> list[Any]:
+def _read_records(path: str, convert: Any, target: str | None = None) -> list[Any]:
     data = _read_bytes(path)
     try:
+        if target is not None and data[:4] == AVRO_MAGIC:
+            return decode_avro(data, convert, target)
         return [convert(rec, i) for i, rec in enumerate(_records(data, path))]
     except FormatError as e:
         raise e.with_source(path) from None
 
 
+def decode_avro(data: bytes, convert: Any, target: str, *, compiled: bool = True) -> list[Any]:
+    """The records of an Avro manifest as models: each block decoded by the compiled plan of its writer schema
+    (:mod:`.avroplan`), or, without one or when the plan gives up on the block, by fastavro and ``convert`` (which
+    raises the named error); ``compiled=False``: always the latter (the reference)."""
+    f = AvroFile(data)
+    f.parsed_schema()  # the schema must parse with fastavro either way (paimon.avro.schema)
+    plan = plan_for(f.raw_schema, target) if compiled else None
+    out: list[Any] = []
+    for block in f.blocks():
+        got = decode_block(block.body, block.count, plan) if plan is not None else None
+        if got is None:
+            base = len(out)
+            got = [convert(rec, base + i) for i, rec in enumerate(f.records(block))]
+        out.extend(got)
+    return out
+
+
 def read_manifest_list(path: str) -> list[ManifestFileMeta]:
     """The records of a manifest list (rules ``paimon.manifest-list.*``, ``paimon.avro.*``)."""
-    return _read_records(path, _manifest_file_meta)
+    return _read_records(path, _manifest_file_meta, "manifest-file")
 
 
 def read_data_manifest(path: str) -> list[ManifestEntry]:
     """The entries of a data manifest (rules ``paimon.manifest.*``, ``paimon.avro.*``)."""
-    return _read_records(path, _manifest_entry)
+    return _read_records(path, _manifest_entry, "entry")
 
 
 def read_index_manifest(path: str) -> list[IndexManifestEntry]:
@@ -859,11 +886,19 @@ class Table:
         s = self._snap(snapshot)
         schema = self.schema(s.schema_id)
         dfiles = self.deletion_files(s)
+        dirs: dict[tuple[bytes, int], str] = {}  # bucket directories: a few for many files
         out = []
         for e in self.entries(s):
             part = self.decode_partition(e.partition, schema)
-            path = self.data_file_path(e, part, schema)
-            out.append(LiveFile(e, path, part, dfiles.get((e.partition, e.bucket, e.file.file_name))))
+            f = e.file
+            if f.external_path:
+                path = f.external_path
+            else:
+                d = dirs.get((e.partition, e.bucket))
+                if d is None:
+                    d = dirs[(e.partition, e.bucket)] = self.bucket_dir(part, e.bucket, schema)
+                path = _join(d, f.file_name)
+            out.append(LiveFile(e, path, part, dfiles.get((e.partition, e.bucket, f.file_name))))
         return out
 
     def deletion_vector(self, file: LiveFile, *, max_positions: int | None = DEFAULT_MAX_POSITIONS) -> npt.NDArray[np.int64]:

@@ -1,0 +1,333 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""Compiled twin of ``fastavro.schemaless_reader`` + ``read._manifest_entry`` / ``read._manifest_file_meta``:
+the records of one Avro block decoded straight into the frozen models, after a plan that
+``lakestruct.paimon.avroplan.compile_plan`` builds from the file's writer schema.
+
+It never reports errors itself: on anything unusual (a varint over 64 bits, a length past the block,
+a union index out of range, invalid UTF-8, a required field that is null, ``_VERSION``/``_KIND``
+out of range, bytes left over, a timestamp datetime cannot hold) it returns ``None`` and the caller
+decodes the block again with fastavro and the checked conversion, which raise the named error. So
+both paths give identical results; tests/paimon/test_avroplan.py checks it on every corpus manifest
+and on random ones.
+"""
+
+cimport cython
+from cpython.bytes cimport PyBytes_FromStringAndSize
+from cpython.list cimport PyList_AsTuple
+from cpython.object cimport PyObject, PyObject_GenericSetDict, PyTypeObject
+from cpython.unicode cimport PyUnicode_DecodeUTF8
+from libc.stdint cimport int64_t, uint8_t, uint64_t
+from libc.stdlib cimport free, malloc
+from libc.string cimport memcpy
+
+cdef extern from "Python.h":
+    dict _PyDict_NewPresized(Py_ssize_t minused)
+
+import datetime as _dt
+
+DEF MAX_DEPTH = 64
+
+# node codes (lakestruct.paimon.avroplan)
+DEF N_NULL = 0
+DEF N_BOOL = 1
+DEF N_INT = 2
+DEF N_LONG = 3
+DEF N_FLOAT = 4
+DEF N_DOUBLE = 5
+DEF N_BYTES = 6
+DEF N_STRING = 7
+DEF N_FIXED = 8
+DEF N_ENUM = 9
+DEF N_ARRAY = 10
+DEF N_MAP = 11
+DEF N_UNION = 12
+DEF N_RECORD = 13
+DEF N_TS_MILLIS = 14
+
+# attribute flags
+DEF F_REQ = 1
+DEF F_RANGE = 2
+DEF F_TUPLE = 4
+DEF F_EMPTY = 8
+
+cdef object _EPOCH = _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc)  # as fastavro's timestamp-millis reader
+cdef object _TIMEDELTA = _dt.timedelta
+cdef tuple _NOARGS = ()
+
+
+class _Bail(Exception):
+    pass
+
+
+@cython.final
+cdef class Node:
+    cdef int op
+    cdef Py_ssize_t size  # FIXED: bytes; ENUM: symbols
+    cdef Node item  # ARRAY items, MAP values
+    cdef tuple kids  # UNION branches, RECORD fields (Node)
+    cdef Py_ssize_t nkids
+    cdef int* slots  # RECORD: attribute index of each field, -1 to skip it
+    cdef object cls  # RECORD with a model: the class, its attribute names, flags and ranges
+    cdef tuple names
+    cdef Py_ssize_t nattr
+    cdef int* flags
+    cdef int64_t* lo
+    cdef int64_t* hi
+
+    def __dealloc__(self):
+        free(self.slots)
+        free(self.flags)
+        free(self.lo)
+        free(self.hi)
+
+
+cdef Node _compile(object spec, int depth):
+    cdef Node n = Node()
+    cdef Py_ssize_t i
+    if depth > MAX_DEPTH:
+        raise ValueError("plan too deep")
+    n.op = spec[0]
+    if n.op == N_FIXED or n.op == N_ENUM:
+        n.size = spec[1]
+    elif n.op == N_ARRAY or n.op == N_MAP:
+        n.item = _compile(spec[1], depth + 1)
+    elif n.op == N_UNION:
+        n.kids = tuple([_compile(b, depth + 1) for b in spec[1]])
+        n.nkids = len(n.kids)
+    elif n.op == N_RECORD:
+        fields = spec[1]
+        n.kids = tuple([_compile(f[0], depth + 1) for f in fields])
+        n.nkids = len(n.kids)
+        n.slots = <int*>malloc(sizeof(int) * (n.nkids + 1))
+        if n.slots == NULL:
+            raise MemoryError()
+        for i in range(n.nkids):
+            n.slots[i] = fields[i][1]
+        builder = spec[2]
+        if builder is not None:
+            n.cls, n.names, flags, lo, hi = builder
+            n.nattr = len(n.names)
+            n.flags = <int*>malloc(sizeof(int) * (n.nattr + 1))
+            n.lo = <int64_t*>malloc(sizeof(int64_t) * (n.nattr + 1))
+            n.hi = <int64_t*>malloc(sizeof(int64_t) * (n.nattr + 1))
+            if n.flags == NULL or n.lo == NULL or n.hi == NULL:
+                raise MemoryError()
+            for i in range(n.nattr):
+                n.flags[i] = flags[i]
+                n.lo[i] = lo[i]
+                n.hi[i] = hi[i]
+            for i in range(n.nkids):
+                if not -1 <= n.slots[i] < n.nattr:
+                    raise ValueError("slot out of range")
+        else:
+            for i in range(n.nkids):
+                if n.slots[i] != -1:
+                    raise ValueError("a record without a model keeps no field")
+    elif not (N_NULL <= n.op <= N_STRING or n.op == N_TS_MILLIS):
+        raise ValueError(f"unknown node code {n.op}")
+    return n
+
+
+def compile_plan(object spec):
+    """The compiled form of a plan (nested tuples, see ``avroplan``)."""
+    return _compile(spec, 0)
+
+
+@cython.final
+cdef class _Reader:
+    cdef const uint8_t* p
+    cdef Py_ssize_t pos
+    cdef Py_ssize_t end
+
+    cdef inline int64_t long_(self) except? -0x7FFFFFFFFFFFFFFF:
+        cdef uint64_t acc = 0
+        cdef int shift = 0
+        cdef uint8_t b
+        while True:
+            if self.pos >= self.end:
+                raise _Bail()
+            b = self.p[self.pos]
+            self.pos += 1
+            if shift == 63 and (b & 0x7F) > 1:
+                raise _Bail()  # more than 64 bits
+            acc |= (<uint64_t>(b & 0x7F)) << shift
+            if b < 0x80:
+                return <int64_t>(acc >> 1) ^ -(<int64_t>(acc & 1))
+            shift += 7
+            if shift > 63:
+                raise _Bail()
+
+    cdef inline Py_ssize_t length(self) except -1:
+        cdef int64_t n = self.long_()
+        if n < 0 or n > self.end - self.pos:
+            raise _Bail()
+        return <Py_ssize_t>n
+
+    cdef inline Py_ssize_t block_count(self) except -1:
+        """An array's or map's block: its item count (0 at the end); a negative count is followed by the block's
+        byte size. More items than bytes left is refused (fastavro would loop over items of no bytes)."""
+        cdef int64_t n = self.long_()
+        if n < 0:
+            if n == -0x7FFFFFFFFFFFFFFF - 1:
+                raise _Bail()
+            n = -n
+            if self.long_() < 0:
+                raise _Bail()
+        if n > self.end - self.pos:
+            raise _Bail()
+        return <Py_ssize_t>n
+
+    cdef int skip(self, Node n, int depth) except -1:
+        cdef Py_ssize_t i, k, count
+        cdef int64_t v
+        cdef int op = n.op
+        if depth > MAX_DEPTH:
+            raise _Bail()
+        if op == N_NULL:
+            return 0
+        if op == N_INT or op == N_LONG or op == N_TS_MILLIS:
+            self.long_()
+            return 0
+        if op == N_BYTES:
+            self.pos += self.length()
+            return 0
+        if op == N_STRING:
+            k = self.length()
+            PyUnicode_DecodeUTF8(<const char*>(self.p + self.pos), k, NULL)  # fastavro decodes it: invalid UTF-8 fails there
+            self.pos += k
+            return 0
+        if op == N_BOOL:
+            if self.pos >= self.end:
+                raise _Bail()
+            self.pos += 1
+            return 0
+        if op == N_FLOAT or op == N_DOUBLE or op == N_FIXED:
+            k = 4 if op == N_FLOAT else 8 if op == N_DOUBLE else n.size
+            if k > self.end - self.pos:
+                raise _Bail()
+            self.pos += k
+            return 0
+        if op == N_ENUM:
+            v = self.long_()
+            if v < 0 or v >= n.size:
+                raise _Bail()
+            return 0
+        if op == N_UNION:
+            v = self.long_()
+            if v < 0 or v >= n.nkids:
+                raise _Bail()
+            return self.skip(<Node>n.kids[v], depth + 1)
+        if op == N_RECORD:
+            for i in range(n.nkids):
+                self.skip(<Node>n.kids[i], depth + 1)
+            return 0
+        if op == N_ARRAY or op == N_MAP:
+            while True:
+                count = self.block_count()
+                if count == 0:
+                    return 0
+                for i in range(count):
+                    if op == N_MAP:
+                        k = self.length()
+                        PyUnicode_DecodeUTF8(<const char*>(self.p + self.pos), k, NULL)
+                        self.pos += k
+                    self.skip(n.item, depth + 1)
+        raise _Bail()
+
+    cdef object read(self, Node n, int depth):
+        cdef Py_ssize_t i, k, count
+        cdef int64_t v
+        cdef list items
+        cdef int op = n.op
+        if depth > MAX_DEPTH:
+            raise _Bail()
+        if op == N_INT or op == N_LONG:
+            return self.long_()
+        if op == N_STRING:
+            k = self.length()
+            self.pos += k
+            return PyUnicode_DecodeUTF8(<const char*>(self.p + self.pos - k), k, NULL)
+        if op == N_BYTES:
+            k = self.length()
+            self.pos += k
+            return PyBytes_FromStringAndSize(<const char*>(self.p + self.pos - k), k)
+        if op == N_UNION:
+            v = self.long_()
+            if v < 0 or v >= n.nkids:
+                raise _Bail()
+            return self.read(<Node>n.kids[v], depth + 1)
+        if op == N_NULL:
+            return None
+        if op == N_RECORD:
+            return self.record(n, depth)
+        if op == N_ARRAY:
+            items = []
+            while True:
+                count = self.block_count()
+                if count == 0:
+                    return items
+                for i in range(count):
+                    items.append(self.read(n.item, depth + 1))
+        if op == N_TS_MILLIS:
+            v = self.long_()
+            return _EPOCH + _TIMEDELTA(0, 0, (<object>v) * 1000)  # OverflowError past year 9999: the caller falls back
+        raise _Bail()  # plans read nothing else
+
+    cdef object record(self, Node n, int depth):
+        cdef Py_ssize_t i
+        cdef int s, f
+        cdef list vals
+        cdef dict d
+        cdef int64_t x
+        if n.cls is None:
+            raise _Bail()
+        vals = [None] * n.nattr
+        for i in range(n.nkids):
+            s = n.slots[i]
+            if s < 0:
+                self.skip(<Node>n.kids[i], depth + 1)
+            else:
+                vals[s] = self.read(<Node>n.kids[i], depth + 1)
+        d = _PyDict_NewPresized(n.nattr)
+        for i in range(n.nattr):
+            value = vals[i]
+            f = n.flags[i]
+            if f:
+                if value is None:
+                    if f & F_REQ:
+                        raise _Bail()
+                    if f & F_EMPTY:
+                        value = ()
+                else:
+                    if f & F_RANGE:
+                        x = value
+                        if x < n.lo[i] or x > n.hi[i]:
+                            raise _Bail()
+                    if f & F_TUPLE:
+                        value = PyList_AsTuple(value)
+            d[n.names[i]] = value
+        obj = (<PyTypeObject*>n.cls).tp_new(n.cls, <PyObject*>_NOARGS, NULL)
+        PyObject_GenericSetDict(obj, d, NULL)
+        return obj
+
+
+def decode_block(bytes body, Py_ssize_t count, Node root):
+    """The ``count`` records of a decompressed block as models, or None: the caller decodes the block with
+    fastavro and the checked conversion instead (which name what is wrong)."""
+    cdef _Reader r = _Reader()
+    cdef list out = []
+    cdef Py_ssize_t i
+    r.p = <const uint8_t*>body
+    r.pos = 0
+    r.end = len(body)
+    try:
+        for i in range(count):
+            rec = r.read(root, 0)
+            if rec is None:
+                return None  # a null root record (0.9-era nullable root): not a record
+            out.append(rec)
+    except Exception:
+        return None
+    if r.pos != r.end:
+        return None
+    return out
