@@ -22,7 +22,6 @@ from kaitaistruct import EndOfStreamError, KaitaiStream
 
 __all__ = ["Stream"]
 
-_SEEK_END = 2
 #: from this size on, ``read_bytes`` checks the size first (the runtime does); left to the runtime
 _BIG = 8 * 1024 * 1024
 
@@ -56,6 +55,7 @@ class Stream(KaitaiStream):  # type: ignore[misc]
     bits_write_mode = False
     write_back_handler = None
     child_streams: Any = ()
+    _size: int  # measured on first use
 
     def __init__(self, io: Any) -> None:
         if type(io) is not BytesIO:
@@ -64,14 +64,15 @@ class Stream(KaitaiStream):  # type: ignore[misc]
         self._io = io
         self.bits_left = 0
         self.bits = 0
-        here = io.tell()
-        self._size = io.seek(0, _SEEK_END)
-        io.seek(here)
 
     def size(self) -> int:
-        if type(self._io) is BytesIO:
-            return int(self._size)  # set by the constructor; the parsers never write: the buffer keeps its size
-        return int(KaitaiStream.size(self))
+        if type(self._io) is not BytesIO:
+            return int(KaitaiStream.size(self))
+        try:
+            return self._size
+        except AttributeError:  # measured on first use (the runtime measures in the constructor; the parsers
+            self._size = size = int(KaitaiStream.size(self))  # never write, so the buffer keeps its size)
+            return size
 
     def is_eof(self) -> bool:
         if self.bits_left > 0 and not self.bits_write_mode:
