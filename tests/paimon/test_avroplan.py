@@ -97,7 +97,9 @@ _PRIMS: dict[str, st.SearchStrategy[Any]] = {
 _FIELDS: dict[str, st.SearchStrategy[Any]] = {
     "_VERSION": st.sampled_from([2, 2, 2, 2, 1, 3]), "_KIND": st.sampled_from([0, 1, 0, 1, 2, -1]),
 }
-_MILLIS = st.one_of(st.integers(-62_135_596_800_000, 253_402_300_799_999), st.integers(-(2**63), 2**63 - 1))
+_FIRST_MS, _LAST_MS = -62_135_596_800_000, 253_402_300_799_999  # 0001-01-01 and 9999-12-31T23:59:59.999 (UTC)
+_MILLIS = st.one_of(st.integers(_FIRST_MS, _LAST_MS), st.integers(-(2**63), 2**63 - 1),
+                    st.sampled_from([_FIRST_MS - 1, _FIRST_MS, _LAST_MS, _LAST_MS + 1, -1, 0, 951_782_400_000]))
 
 
 def _strategy(t: Any, named: dict[str, Any], field: str = "") -> st.SearchStrategy[Any]:
@@ -227,3 +229,25 @@ def test_plans_refuse_recursive_and_malformed_schemas() -> None:
     assert avroplan.compile_spec({"type": "record", "name": "x", "fields": "nope"}, avroplan.ENTRY) is None
     assert avroplan.compile_spec(["null", "string"], avroplan.ENTRY) is None
     assert avroplan.compile_spec({"type": "record", "name": "x", "fields": [{"name": "_KIND", "type": "Unknown"}]}, avroplan.ENTRY) is None
+
+
+_EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC)
+
+
+@settings(max_examples=2000)
+@given(st.one_of(st.integers(_FIRST_MS - 10, _LAST_MS + 10), st.integers(-(2**63), 2**63 - 1),
+                 st.sampled_from([_FIRST_MS - 1, _FIRST_MS, _LAST_MS, _LAST_MS + 1, -1, 0, -86_400_000, -86_400_001])))
+def test_timestamp_millis_is_fastavros(ms: int) -> None:
+    """The compiled twin builds the creation time's datetime itself: fastavro's epoch + timedelta, or a refusal where
+    that overflows."""
+    from lakestruct.paimon import _avro_c  # type: ignore[attr-defined]
+
+    try:
+        want: Any = _EPOCH + datetime.timedelta(microseconds=ms * 1000)
+    except OverflowError:
+        want = None
+    got = _avro_c.timestamp_millis(ms)
+    assert got == want
+    if want is not None:
+        assert got.tzinfo is want.tzinfo and (got.year, got.month, got.day, got.hour, got.minute, got.second, got.microsecond) == (
+            want.year, want.month, want.day, want.hour, want.minute, want.second, want.microsecond)

@@ -13,6 +13,7 @@ and on random ones.
 
 cimport cython
 from cpython.bytes cimport PyBytes_FromStringAndSize
+from cpython.datetime cimport datetime_new, import_datetime
 from cpython.list cimport PyList_AsTuple
 from cpython.object cimport PyObject, PyObject_GenericSetDict, PyTypeObject
 from cpython.unicode cimport PyUnicode_DecodeUTF8
@@ -50,8 +51,8 @@ DEF F_RANGE = 2
 DEF F_TUPLE = 4
 DEF F_EMPTY = 8
 
-cdef object _EPOCH = _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc)  # as fastavro's timestamp-millis reader
-cdef object _TIMEDELTA = _dt.timedelta
+import_datetime()
+cdef object _UTC = _dt.timezone.utc  # fastavro's timestamp-millis: epoch (UTC) + timedelta(microseconds=ms * 1000)
 cdef tuple _NOARGS = ()
 
 
@@ -269,8 +270,7 @@ cdef class _Reader:
                 for i in range(count):
                     items.append(self.read(n.item, depth + 1))
         if op == N_TS_MILLIS:
-            v = self.long_()
-            return _EPOCH + _TIMEDELTA(0, 0, (<object>v) * 1000)  # OverflowError past year 9999: the caller falls back
+            return _timestamp_millis(self.long_())
         raise _Bail()  # plans read nothing else
 
     cdef object record(self, Node n, int depth):
@@ -309,6 +309,40 @@ cdef class _Reader:
         obj = (<PyTypeObject*>n.cls).tp_new(n.cls, <PyObject*>_NOARGS, NULL)
         PyObject_GenericSetDict(obj, d, NULL)
         return obj
+
+
+cdef object _timestamp_millis(int64_t ms):
+    """The UTC datetime of epoch milliseconds (proleptic Gregorian, as Python's datetime); years 1..9999 only, as
+    fastavro's reader, which raises OverflowError past them."""
+    cdef int64_t days, rem, z, era, doe, yoe, y, doy, mp, d, m
+    if ms < -62135596800000 or ms > 253402300799999:  # 0001-01-01T00:00:00.000 .. 9999-12-31T23:59:59.999
+        raise _Bail()
+    days = ms // 86400000
+    rem = ms - days * 86400000
+    if rem < 0:  # C division truncates: floor it
+        days -= 1
+        rem += 86400000
+    z = days + 719468  # days since 0000-03-01 (H. Hinnant's civil_from_days)
+    era = (z if z >= 0 else z - 146096) // 146097
+    doe = z - era * 146097
+    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
+    y = yoe + era * 400
+    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+    mp = (5 * doy + 2) // 153
+    d = doy - (153 * mp + 2) // 5 + 1
+    m = mp + 3 if mp < 10 else mp - 9
+    if m <= 2:
+        y += 1
+    return datetime_new(<int>y, <int>m, <int>d, <int>(rem // 3600000), <int>(rem // 60000 % 60), <int>(rem // 1000 % 60),
+                        <int>(rem % 1000) * 1000, _UTC)
+
+
+def timestamp_millis(int64_t ms):
+    """:func:`_timestamp_millis` for tests (None where it refuses)."""
+    try:
+        return _timestamp_millis(ms)
+    except _Bail:
+        return None
 
 
 def decode_block(bytes body, Py_ssize_t count, Node root):

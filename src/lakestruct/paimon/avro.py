@@ -14,6 +14,7 @@ import bz2
 import io
 import json
 import lzma
+import threading
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -100,17 +101,23 @@ def avro_header(data: bytes) -> tuple[Any, str]:
     return schema, meta.get("avro.codec", b"null").decode("utf-8", "replace")
 
 
+_LOCAL = threading.local()
+
+
 def _zstd(raw: bytes, limit: int) -> bytes:
     import zstandard
 
-    dctx = zstandard.ZstdDecompressor()
     size = zstandard.frame_content_size(raw) if len(raw) >= 4 else -1
     if 0 <= size <= limit:  # one frame that states its size (pypaimon's writer): one call
+        dctx = getattr(_LOCAL, "zstd", None)  # one decompression context per thread, reused (creating one costs more)
+        if dctx is None:
+            dctx = _LOCAL.zstd = zstandard.ZstdDecompressor()
         try:
             out: bytes = dctx.decompress(raw, allow_extra_data=False)
             return out
         except zstandard.ZstdError:
             pass  # more frames follow: stream them
+    dctx = zstandard.ZstdDecompressor()
     with dctx.stream_reader(io.BytesIO(raw), read_across_frames=True) as r:
         streamed: bytes = r.read(limit + 1)
     return streamed
@@ -153,13 +160,26 @@ def _decompress(codec: str, raw: bytes, path: str, offset: int) -> bytes:
     return out
 
 
+#: Headers seen (the bytes up to the sync marker, their metadata): a file that starts with the same bytes has the
+#: same metadata, parsing them again would give the same result.
+_HEADERS: list[tuple[bytes, dict[str, bytes]]] = []
+
+
 class AvroFile:
     """An Avro object container's header (magic, metadata, sync marker) and its blocks, framing checked; the
     records of a block decoded by fastavro with the file's writer schema (:meth:`records`)."""
 
     def __init__(self, data: bytes) -> None:
-        self._c = _Cursor(data)
-        meta, self.sync = _header(self._c)
+        self._c = c = _Cursor(data)
+        seen = next((h for h in _HEADERS if data.startswith(h[0])), None)  # a table's manifests share their header
+        if seen is not None:
+            c.pos = len(seen[0])
+            meta = seen[1]
+            self.sync = c.take(16, "sync")
+        else:
+            meta, self.sync = _header(c)
+            if len(_HEADERS) < 16:
+                _HEADERS.append((data[: c.pos - 16], meta))
         raw = meta.get("avro.schema")
         if raw is None:
             raise _err("the header has no avro.schema", "schema", "metadata", None)

@@ -80,12 +80,21 @@ def _join(root: str, *parts: str) -> str:
 
 
 def _read_bytes(path: str) -> bytes:
-    if not _is_url(path) or path.startswith("file://"):  # a local file: one open and read, no byte source around it
+    if not _is_url(path) or path.startswith("file://"):  # a local file: read whole, no byte source around it
         try:
-            with open(path[7:] if path.startswith("file://") else path, "rb") as fh:
-                return fh.read()
+            fd = os.open(path[7:] if path.startswith("file://") else path, os.O_RDONLY)
         except OSError:
-            pass  # open_source says what is wrong (missing, a directory, ...)
+            fd = -1  # open_source says what is wrong (missing, ...)
+        if fd >= 0:
+            try:
+                chunks = []
+                while chunk := os.read(fd, 1 << 16):
+                    chunks.append(chunk)
+                return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+            except OSError:
+                pass  # a directory, ...: open_source says so
+            finally:
+                os.close(fd)
     with open_source(path) as src:
         return src.read(0, src.size)
 
