@@ -49,12 +49,26 @@ def _apply(s: Any, op: Op) -> tuple[str, Any]:
 
 
 @settings(max_examples=300)
-@given(data=st.binary(max_size=40), ops=st.lists(OPS, max_size=25))
+@given(data=st.one_of(st.binary(max_size=8), st.binary(min_size=16, max_size=64)), ops=st.lists(OPS, max_size=25))
 def test_each_read_is_the_runtimes(data: bytes, ops: list[Op]) -> None:
     ours, theirs = Stream(io.BytesIO(data)), kaitaistruct.KaitaiStream(io.BytesIO(data))
     for op in ops:
         assert _apply(ours, op) == _apply(theirs, op), op
         assert (ours.pos(), ours.bits_left, ours.bits) == (theirs.pos(), theirs.bits_left, theirs.bits), op
+
+
+def test_bit_reads_are_the_runtimes() -> None:
+    data = bytes([0xA5, 0x3C, 0xFF, 0x00, 0x96, 0x5A, 0x81, 0x7E, 0x11, 0xEE])
+    for size in (len(data), 3):
+        for first in range(0, 20):
+            for second in range(1, 20):
+                for then in ("read_u1", "read_bits_int_be", "pos"):
+                    last: Op = (then, 3 if then == "read_bits_int_be" else None)
+                    ops: list[Op] = [("read_bits_int_be", first), ("read_bits_int_be", second), last]
+                    ours, theirs = Stream(io.BytesIO(data[:size])), kaitaistruct.KaitaiStream(io.BytesIO(data[:size]))
+                    for op in ops:
+                        assert _apply(ours, op) == _apply(theirs, op), ops
+                        assert (ours.pos(), ours.bits_left, ours.bits) == (theirs.pos(), theirs.bits_left, theirs.bits), ops
 
 
 def test_large_and_negative_reads_are_the_runtimes() -> None:

@@ -3,9 +3,9 @@
 The runtime's reads go through three or four Python calls each (``read_u2be`` -> ``read_bytes`` ->
 ``align_to_byte`` and ``_read_bytes_not_aligned``), which is most of what a generated parser spends on a
 small record. :class:`Stream` subclasses ``KaitaiStream`` and does each fixed-size read, ``read_bytes``,
-``is_eof`` and ``size`` in one call on the in-memory buffer the parsers read from; enum lookups go to the
-enum's value map first. Everything else (bit reads, terminators, processing, writing, other kinds of
-``io``) is inherited unchanged, and every case outside the fast path (a negative or huge ``read_bytes``, a
+big-endian bit reads, ``is_eof`` and ``size`` in one call on the in-memory buffer the parsers read from;
+enum lookups go to the enum's value map first. Everything else (little-endian bits, terminators, processing,
+writing, other kinds of ``io``) is inherited unchanged, and every case outside the fast path (a negative or huge ``read_bytes``, a
 value an enum lacks) calls the inherited method, so values, exceptions (``EndOfStreamError`` with the same
 counts and message) and the position after a failed read are the runtime's. :func:`lakestruct.kaitai.runtime.load`
 hands it to the generated modules it imports; tests/kaitai/test_stream.py holds it to ``KaitaiStream``.
@@ -104,6 +104,28 @@ class Stream(KaitaiStream):  # type: ignore[misc]
     read_f4le = _fixed("<f")
     read_f8be = _fixed(">d")
     read_f8le = _fixed("<d")
+
+    def read_bits_int_be(self, n: int) -> int:
+        """``n`` bits, big-endian, continuing the byte a previous bit read began."""
+        self.bits_write_mode = False
+        have = self.bits_left  # 0..7 bits of the current byte not yet read, kept in self.bits
+        if n <= have:
+            have -= n
+            self.bits_left = have
+            value = self.bits >> have
+            self.bits &= (1 << have) - 1
+            return int(value)
+        need = n - have
+        nbytes = (need + 7) >> 3
+        keep = (nbytes << 3) - need  # bits of the last byte read that this read leaves
+        self.bits_left = keep
+        b = self._io.read(nbytes) if nbytes < _BIG else KaitaiStream._read_bytes_not_aligned(self, nbytes)
+        if len(b) != nbytes:
+            raise _short(nbytes, len(b))
+        fresh = int.from_bytes(b, "big")
+        value = (self.bits << need) | (fresh >> keep)
+        self.bits = fresh & ((1 << keep) - 1)
+        return int(value)
 
     def read_bytes(self, n: int) -> bytes:
         if n < 0 or n >= _BIG:
