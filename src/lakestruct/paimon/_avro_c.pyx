@@ -44,6 +44,7 @@ DEF N_MAP = 11
 DEF N_UNION = 12
 DEF N_RECORD = 13
 DEF N_TS_MILLIS = 14
+DEF N_FAIL = 15  # a value the plan does not read (a global index, a null list item): give up
 
 # attribute flags
 DEF F_REQ = 1
@@ -61,25 +62,70 @@ class _Bail(Exception):
 
 
 @cython.final
+cdef class Builder:
+    """A model built from a record's values: per attribute (in the dataclass's order) the value's slot, or a model
+    built from the same values (``subs``), with its flags and range."""
+    cdef object cls
+    cdef tuple names
+    cdef Py_ssize_t n
+    cdef int* src  # slot of each attribute's value; -1: the sub-builder at the same index
+    cdef tuple subs
+    cdef int* flags
+    cdef int64_t* lo
+    cdef int64_t* hi
+
+    def __dealloc__(self):
+        free(self.src)
+        free(self.flags)
+        free(self.lo)
+        free(self.hi)
+
+
+@cython.final
 cdef class Node:
     cdef int op
     cdef Py_ssize_t size  # FIXED: bytes; ENUM: symbols
     cdef Node item  # ARRAY items, MAP values
     cdef tuple kids  # UNION branches, RECORD fields (Node)
     cdef Py_ssize_t nkids
-    cdef int* slots  # RECORD: attribute index of each field, -1 to skip it
-    cdef object cls  # RECORD with a model: the class, its attribute names, flags and ranges
-    cdef tuple names
-    cdef Py_ssize_t nattr
-    cdef int* flags
-    cdef int64_t* lo
-    cdef int64_t* hi
+    cdef int* slots  # RECORD: the value slot of each field, -1 to skip it
+    cdef Py_ssize_t nvals  # RECORD: value slots
+    cdef Builder builder  # RECORD: the model built from the slots (None: the record is only skipped)
 
     def __dealloc__(self):
         free(self.slots)
-        free(self.flags)
-        free(self.lo)
-        free(self.hi)
+
+
+cdef Builder _builder(object spec, Py_ssize_t nvals, int depth):
+    cdef Builder b = Builder()
+    cdef Py_ssize_t i
+    if depth > MAX_DEPTH:
+        raise ValueError("plan too deep")
+    b.cls, b.names, srcs, flags, lo, hi = spec
+    b.n = len(b.names)
+    if not (len(srcs) == len(flags) == len(lo) == len(hi) == b.n):
+        raise ValueError("a builder lists as many sources, flags and ranges as names")
+    b.src = <int*>malloc(sizeof(int) * (b.n + 1))
+    b.flags = <int*>malloc(sizeof(int) * (b.n + 1))
+    b.lo = <int64_t*>malloc(sizeof(int64_t) * (b.n + 1))
+    b.hi = <int64_t*>malloc(sizeof(int64_t) * (b.n + 1))
+    if b.src == NULL or b.flags == NULL or b.lo == NULL or b.hi == NULL:
+        raise MemoryError()
+    subs = []
+    for i in range(b.n):
+        if isinstance(srcs[i], int):
+            if not 0 <= srcs[i] < nvals:
+                raise ValueError("slot out of range")
+            b.src[i] = srcs[i]
+            subs.append(None)
+        else:
+            b.src[i] = -1
+            subs.append(_builder(srcs[i], nvals, depth + 1))
+        b.flags[i] = flags[i]
+        b.lo[i] = lo[i]
+        b.hi[i] = hi[i]
+    b.subs = tuple(subs)
+    return b
 
 
 cdef Node _compile(object spec, int depth):
@@ -96,35 +142,20 @@ cdef Node _compile(object spec, int depth):
         n.kids = tuple([_compile(b, depth + 1) for b in spec[1]])
         n.nkids = len(n.kids)
     elif n.op == N_RECORD:
-        fields = spec[1]
+        fields, builder = spec[1], spec[2]
         n.kids = tuple([_compile(f[0], depth + 1) for f in fields])
         n.nkids = len(n.kids)
         n.slots = <int*>malloc(sizeof(int) * (n.nkids + 1))
         if n.slots == NULL:
             raise MemoryError()
+        n.nvals = spec[3] if builder is not None else 0
         for i in range(n.nkids):
             n.slots[i] = fields[i][1]
-        builder = spec[2]
+            if not -1 <= n.slots[i] < n.nvals:
+                raise ValueError("slot out of range")
         if builder is not None:
-            n.cls, n.names, flags, lo, hi = builder
-            n.nattr = len(n.names)
-            n.flags = <int*>malloc(sizeof(int) * (n.nattr + 1))
-            n.lo = <int64_t*>malloc(sizeof(int64_t) * (n.nattr + 1))
-            n.hi = <int64_t*>malloc(sizeof(int64_t) * (n.nattr + 1))
-            if n.flags == NULL or n.lo == NULL or n.hi == NULL:
-                raise MemoryError()
-            for i in range(n.nattr):
-                n.flags[i] = flags[i]
-                n.lo[i] = lo[i]
-                n.hi[i] = hi[i]
-            for i in range(n.nkids):
-                if not -1 <= n.slots[i] < n.nattr:
-                    raise ValueError("slot out of range")
-        else:
-            for i in range(n.nkids):
-                if n.slots[i] != -1:
-                    raise ValueError("a record without a model keeps no field")
-    elif not (N_NULL <= n.op <= N_STRING or n.op == N_TS_MILLIS):
+            n.builder = _builder(builder, n.nvals, depth + 1)
+    elif not (N_NULL <= n.op <= N_STRING or n.op == N_TS_MILLIS or n.op == N_FAIL):
         raise ValueError(f"unknown node code {n.op}")
     return n
 
@@ -275,40 +306,48 @@ cdef class _Reader:
 
     cdef object record(self, Node n, int depth):
         cdef Py_ssize_t i
-        cdef int s, f
+        cdef int s
         cdef list vals
-        cdef dict d
-        cdef int64_t x
-        if n.cls is None:
+        if n.builder is None:
             raise _Bail()
-        vals = [None] * n.nattr
+        vals = [None] * n.nvals
         for i in range(n.nkids):
             s = n.slots[i]
             if s < 0:
                 self.skip(<Node>n.kids[i], depth + 1)
             else:
                 vals[s] = self.read(<Node>n.kids[i], depth + 1)
-        d = _PyDict_NewPresized(n.nattr)
-        for i in range(n.nattr):
-            value = vals[i]
-            f = n.flags[i]
-            if f:
-                if value is None:
-                    if f & F_REQ:
+        return _build(n.builder, vals)
+
+
+cdef object _build(Builder b, list vals):
+    cdef Py_ssize_t i
+    cdef int f
+    cdef int64_t x
+    cdef dict d = _PyDict_NewPresized(b.n)
+    for i in range(b.n):
+        if b.src[i] < 0:
+            d[b.names[i]] = _build(<Builder>b.subs[i], vals)
+            continue
+        value = vals[b.src[i]]
+        f = b.flags[i]
+        if f:
+            if value is None:
+                if f & F_REQ:
+                    raise _Bail()
+                if f & F_EMPTY:
+                    value = ()
+            else:
+                if f & F_RANGE:
+                    x = value
+                    if x < b.lo[i] or x > b.hi[i]:
                         raise _Bail()
-                    if f & F_EMPTY:
-                        value = ()
-                else:
-                    if f & F_RANGE:
-                        x = value
-                        if x < n.lo[i] or x > n.hi[i]:
-                            raise _Bail()
-                    if f & F_TUPLE:
-                        value = PyList_AsTuple(value)
-            d[n.names[i]] = value
-        obj = (<PyTypeObject*>n.cls).tp_new(n.cls, <PyObject*>_NOARGS, NULL)
-        PyObject_GenericSetDict(obj, d, NULL)
-        return obj
+                if f & F_TUPLE:
+                    value = PyList_AsTuple(value)
+        d[b.names[i]] = value
+    obj = (<PyTypeObject*>b.cls).tp_new(b.cls, <PyObject*>_NOARGS, NULL)
+    PyObject_GenericSetDict(obj, d, NULL)
+    return obj
 
 
 cdef object _timestamp_millis(int64_t ms):

@@ -17,7 +17,6 @@ import lzma
 import threading
 import zlib
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from ..errors import FormatError, LimitError, TruncatedError
@@ -242,14 +241,13 @@ class AvroFile:
             raise _err(f"the records end after {bio.tell()} of the block's {len(body)} bytes", "block", path, data_at)
 
 
-@dataclass(frozen=True)
 class AvroBlock:
     """One block of an Avro object container: its record count and decompressed bytes, and where it is."""
 
-    count: int
-    body: bytes
-    path: str
-    data_at: int
+    __slots__ = ("body", "count", "data_at", "path")
+
+    def __init__(self, count: int, body: bytes, path: str, data_at: int) -> None:
+        self.count, self.body, self.path, self.data_at = count, body, path, data_at
 
 
 def read_avro_records(data: bytes, *, name: str = "") -> Iterator[dict[str, Any]]:

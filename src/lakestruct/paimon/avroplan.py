@@ -24,12 +24,12 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from .model import DataFileMeta, ManifestEntry, ManifestFileMeta, SimpleStats
+from .model import DataFileMeta, DeletionVectorMeta, IndexFileMeta, IndexManifestEntry, ManifestEntry, ManifestFileMeta, SimpleStats
 
-__all__ = ["COMPILED", "ENTRY", "MANIFEST_FILE", "Target", "compile_spec", "decode_block", "plan_for"]
+__all__ = ["COMPILED", "ENTRY", "INDEX_ENTRY", "MANIFEST_FILE", "Target", "compile_spec", "decode_block", "plan_for"]
 
 # node codes (the same in _avro_c.pyx)
-NULL, BOOL, INT, LONG, FLOAT, DOUBLE, BYTES, STRING, FIXED, ENUM, ARRAY, MAP, UNION, RECORD, TS_MILLIS = range(15)
+NULL, BOOL, INT, LONG, FLOAT, DOUBLE, BYTES, STRING, FIXED, ENUM, ARRAY, MAP, UNION, RECORD, TS_MILLIS, FAIL = range(16)
 # attribute flags: required (not null), an int within [lo, hi], list -> tuple, null -> ()
 REQ, RANGE, TUPLE, EMPTY = 1, 2, 4, 8
 
@@ -41,18 +41,40 @@ _LONG_MAX = 2**63 - 1
 @dataclass(frozen=True)
 class Target:
     """A model and, per attribute in the dataclass's field order, the Avro field it comes from, what kind of value
-    it holds (``int``, ``bytes``, ``str``, ``strs``, ``counts``, ``time`` or a nested Target), flags and range."""
+    it holds, flags and range. Kinds: ``int``, ``bytes``, ``str``, ``strs`` (strings), ``counts`` (ints or nulls),
+    ``time`` (the creation time), ``none`` (a field the plan reads only when null), a Target (a nested record), a
+    one-element list of a Target (an array of such records); with the field None, a Target built from the same
+    record's fields (an index manifest entry's index file)."""
 
     cls: type
-    attrs: tuple[tuple[str, str, Any, int, int, int], ...]
+    attrs: tuple[tuple[str, str | None, Any, int, int, int], ...]
 
     def __post_init__(self) -> None:
         names = [a[0] for a in self.attrs]
         if names != [f.name for f in dataclasses.fields(self.cls)]:
             raise AssertionError(f"{self.cls.__name__}: the target lists {names}")
 
+    def leaves(self) -> list[tuple[str, Any]]:
+        """(Avro field, kind) of every attribute read from the record, inline targets included, in order."""
+        out: list[tuple[str, Any]] = []
+        for _, field, kind, _, _, _ in self.attrs:
+            if field is None:
+                out.extend(kind.leaves())
+            else:
+                out.append((field, kind))
+        return out
 
-def _a(attr: str, field: str, kind: Any, flags: int = 0, lo: int = 0, hi: int = 0) -> tuple[str, str, Any, int, int, int]:
+    def required(self) -> set[str]:
+        out = set()
+        for _, field, kind, flags, _, _ in self.attrs:
+            if field is None:
+                out |= kind.required()
+            elif flags & REQ:
+                out.add(field)
+        return out
+
+
+def _a(attr: str, field: str | None, kind: Any, flags: int = 0, lo: int = 0, hi: int = 0) -> tuple[str, str | None, Any, int, int, int]:
     return (attr, field, kind, flags, lo, hi)
 
 
@@ -81,7 +103,17 @@ MANIFEST_FILE = Target(ManifestFileMeta, (
     _a("min_bucket", "_MIN_BUCKET", "int"), _a("max_bucket", "_MAX_BUCKET", "int"), _a("min_level", "_MIN_LEVEL", "int"),
     _a("max_level", "_MAX_LEVEL", "int"), _a("min_row_id", "_MIN_ROW_ID", "int"), _a("max_row_id", "_MAX_ROW_ID", "int"),
     _a("version", "_VERSION", "int", REQ | RANGE, 2, 2)))
-_TARGETS = {"entry": ENTRY, "manifest-file": MANIFEST_FILE}
+DV_META = Target(DeletionVectorMeta, (_a("data_file_name", "f0", "str", REQ), _a("offset", "f1", "int", REQ),
+                                      _a("length", "f2", "int", REQ), _a("cardinality", "_CARDINALITY", "int")))
+INDEX_FILE = Target(IndexFileMeta, (
+    _a("index_type", "_INDEX_TYPE", "str", REQ), _a("file_name", "_FILE_NAME", "str", REQ), _a("file_size", "_FILE_SIZE", "int", REQ),
+    _a("row_count", "_ROW_COUNT", "int", REQ), _a("dv_ranges", "_DELETIONS_VECTORS_RANGES", [DV_META], TUPLE),
+    _a("external_path", "_EXTERNAL_PATH", "str"), _a("global_index", "_GLOBAL_INDEX", "none")))
+#: index manifest entries (``read._index_entry``); a global index (kept as fastavro's dict) is left to fastavro
+INDEX_ENTRY = Target(IndexManifestEntry, (
+    _a("kind", "_KIND", "int", REQ | RANGE, 0, 1), _a("partition", "_PARTITION", "bytes", REQ), _a("bucket", "_BUCKET", "int", REQ),
+    _a("index_file", None, INDEX_FILE), _a("version", "_VERSION", "int", REQ | RANGE, 1, 1)))
+_TARGETS = {"entry": ENTRY, "manifest-file": MANIFEST_FILE, "index-entry": INDEX_ENTRY}
 
 
 class _Refuse(Exception):
@@ -173,7 +205,7 @@ class _Compiler:
                     raise _Refuse
                 return (FIXED, size)
             if kind in ("record", "error"):
-                return (RECORD, tuple((self.skip(f["type"], ns), -1) for f in self._fields(t)), None)
+                return (RECORD, tuple((self.skip(f["type"], ns), -1) for f in self._fields(t)), None, 0)
             raise _Refuse
         finally:
             self._leave(full)
@@ -197,12 +229,21 @@ class _Compiler:
             for b in t:
                 if b == "null" or b == {"type": "null"}:
                     branches.append((NULL,))
+                elif kind == "none":
+                    branches.append((FAIL,))  # read only when null: fastavro decodes anything else
                 else:
                     branches.append(self._plain(b, kind, ns))
             if sum(b != (NULL,) for b in branches) > 1:
                 raise _Refuse
             return (UNION, tuple(branches))
         return self._plain(t, kind, ns, resolved=(t, ns, full))
+
+    def item(self, t: Any, kind: Any, ns: str) -> tuple[Any, ...]:
+        """An array item the conversion requires: a null one makes the plan give up (the conversion names it)."""
+        node = self.value(t, kind, ns)
+        if node[0] == UNION:
+            return (UNION, tuple((FAIL,) if b == (NULL,) else b for b in node[1]))
+        return node
 
     def _plain(self, t: Any, kind: Any, ns: str, resolved: tuple[Any, str, str | None] | None = None) -> tuple[Any, ...]:
         t, ns, full = resolved if resolved is not None else self._resolve(t, ns)
@@ -216,6 +257,8 @@ class _Compiler:
                 return (TS_MILLIS,)
             if logical is not None:
                 raise _Refuse
+            if base == "null":
+                return (NULL,)
             if kind in ("int", "time") and base in ("int", "long"):
                 return (_PRIMITIVE[base],)
             if (kind, base) in (("bytes", "bytes"), ("str", "string")):
@@ -223,6 +266,8 @@ class _Compiler:
             if kind in ("strs", "counts") and base == "array" and isinstance(t, dict):
                 items = t.get("items")
                 return (ARRAY, self._plain(items, "str", ns) if kind == "strs" else self.value(items, "int", ns))
+            if isinstance(kind, list) and base == "array" and isinstance(t, dict):
+                return (ARRAY, self.item(t.get("items"), kind[0], ns))
             if isinstance(kind, Target) and base in ("record", "error") and isinstance(t, dict):
                 return self._record(t, kind, ns)
             raise _Refuse
@@ -230,7 +275,10 @@ class _Compiler:
             self._leave(full)
 
     def _record(self, t: dict[str, Any], target: Target, ns: str) -> tuple[Any, ...]:
-        slot = {a[1]: i for i, a in enumerate(target.attrs)}
+        leaves = target.leaves()
+        slot = {field: i for i, (field, _) in enumerate(leaves)}
+        if len(slot) != len(leaves):
+            raise _Refuse
         nodes = []
         present = set()
         for f in self._fields(t):
@@ -238,14 +286,16 @@ class _Compiler:
             if i is None:
                 nodes.append((self.skip(f["type"], ns), -1))
             else:
-                nodes.append((self.value(f["type"], target.attrs[i][2], ns), i))
-                present.add(i)
-        for i, a in enumerate(target.attrs):
-            if a[3] & REQ and i not in present:
-                raise _Refuse  # the conversion names the missing field
-        builder = (target.cls, tuple(a[0] for a in target.attrs), tuple(a[3] for a in target.attrs), tuple(a[4] for a in target.attrs),
-                   tuple(a[5] for a in target.attrs))
-        return (RECORD, tuple(nodes), builder)
+                nodes.append((self.value(f["type"], leaves[i][1], ns), i))
+                present.add(f["name"])
+        if not target.required() <= present:
+            raise _Refuse  # the conversion names the missing field
+        return (RECORD, tuple(nodes), self._builder(target, slot), len(leaves))
+
+    def _builder(self, target: Target, slot: dict[str, int]) -> tuple[Any, ...]:
+        srcs = tuple(self._builder(a[2], slot) if a[1] is None else slot[a[1]] for a in target.attrs)
+        return (target.cls, tuple(a[0] for a in target.attrs), srcs, tuple(a[3] for a in target.attrs),
+                tuple(a[4] for a in target.attrs), tuple(a[5] for a in target.attrs))
 
 
 def compile_spec(schema: Any, target: Target) -> tuple[Any, ...] | None:
@@ -272,7 +322,7 @@ _PLANS: dict[tuple[bytes, str], Any] = {}
 
 
 def plan_for(raw_schema: bytes, target: str) -> Any:
-    """The compiled plan for a writer schema's JSON text and a target (``entry``, ``manifest-file``), cached; None
+    """The compiled plan for a writer schema's JSON text and a target (``entry``, ``manifest-file``, ``index-entry``), cached; None
     without the compiled twin or when the schema is not one a plan covers."""
     key = (raw_schema, target)
     if key in _PLANS:

@@ -166,9 +166,37 @@ def parse_schema(data: bytes, *, name: str = "schema") -> Schema:
         raise e.with_source(name) from None
 
 
+#: Snapshot's fields in order: JSON key, type, required.
+_SNAPSHOT_FIELDS = (
+    ("id", int, True), ("version", int, False), ("schemaId", int, True), ("baseManifestList", str, True),
+    ("deltaManifestList", str, True), ("commitUser", str, False), ("commitIdentifier", int, False), ("commitKind", str, False),
+    ("timeMillis", int, False), ("baseManifestListSize", int, False), ("deltaManifestListSize", int, False),
+    ("changelogManifestList", str, False), ("changelogManifestListSize", int, False), ("indexManifest", str, False),
+    ("totalRecordCount", int, False), ("deltaRecordCount", int, False), ("changelogRecordCount", int, False),
+    ("watermark", int, False), ("statistics", str, False), ("properties", dict, False), ("nextRowId", int, False),
+    ("uuid", str, False), ("writerVersion", str, False), ("operation", str, False),
+)
+
+
 def parse_snapshot(data: bytes, *, name: str = "snapshot") -> Snapshot:
     """A ``snapshot/snapshot-<id>`` file (rules ``paimon.snapshot.json`` / ``.field``); unknown fields are ignored."""
     doc = _json(data, "snapshot", name)
+    values: list[Any] = []
+    for key, kind, required in _SNAPSHOT_FIELDS:  # every field present with its type, or absent and optional
+        v = doc.get(key)
+        if (type(v) is not kind) if v is not None else required:
+            break  # the checked way below names the field
+        values.append(v)
+    else:
+        props = values[19]
+        if props is not None:
+            values[19] = {str(k): str(v) for k, v in props.items()}
+        return Snapshot(*values)
+    return _snapshot_checked(doc, name)
+
+
+def _snapshot_checked(doc: dict[str, Any], name: str) -> Snapshot:
+    """The snapshot, every field checked on its own (the error names the first field that is wrong)."""
 
     def g(key: str, kind: type | tuple[type, ...] = int, required: bool = False) -> Any:
         return _get(doc, key, kind, "snapshot", required=required)
@@ -437,7 +465,7 @@ def read_data_manifest(path: str) -> list[ManifestEntry]:
 
 def read_index_manifest(path: str) -> list[IndexManifestEntry]:
     """The entries of an index manifest (rules ``paimon.index-manifest.*``, ``paimon.avro.*``)."""
-    return _read_records(path, _index_entry)
+    return _read_records(path, _index_entry, "index-entry")
 
 
 # -- partitions, statistics -------------------------------------------------------------------------

@@ -124,7 +124,20 @@ def parse_field(raw: Any, path: str) -> DataField:
     return DataField(raw["id"], raw["name"], parse_type(raw.get("type"), f"{path}.type"), desc if isinstance(desc, str) else None)
 
 
+#: Atomic types parsed so far, by their text (a table's schemas repeat a few; DataType is frozen).
+_ATOMIC: dict[str, DataType] = {}
+
+
 def _parse_atomic(text: str, path: str) -> DataType:
+    hit = _ATOMIC.get(text)
+    if hit is None:
+        hit = _parse_atomic_text(text, path)
+        if len(_ATOMIC) < 4096:
+            _ATOMIC[text] = hit
+    return hit
+
+
+def _parse_atomic_text(text: str, path: str) -> DataType:
     m = _TYPE_RE.match(text)
     if m is None:
         raise _bad(f"cannot parse the type {text!r}", path)
