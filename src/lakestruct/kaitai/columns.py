@@ -51,7 +51,7 @@ class Columns:
         self.plan: Plan = walker.plan
         self.schema = self.plan.schema()
         self._nulls: dict[tuple[int, int], Any] = {}
-        #: when a list, every struct object converted is added to it (in lists), for :func:`unlink`
+        #: during :meth:`batch` with ``seen``: that list, to which every struct object converted is added
         self.seen: list[Sequence[Any]] | None = None
         row = self.plan.row
         if row.kind == "struct":
@@ -64,15 +64,20 @@ class Columns:
 
             self._top = single
 
-    def batch(self, items: list[Any], start: int = 0) -> pa.RecordBatch:
-        """The rows of ``items`` (``__index`` from ``start``); raises when a row needs the walker."""
+    def batch(self, items: list[Any], start: int = 0, seen: list[Sequence[Any]] | None = None) -> pa.RecordBatch:
+        """The rows of ``items`` (``__index`` from ``start``); raises when a row needs the walker. With
+        ``seen``, the struct objects converted are added to it (lists of them), for :func:`unlink`."""
         cols: list[Any] = []
         if self.plan.root_path:
             cols.append(pa.array(range(start, start + len(items)), pa.int64()))
-        if self.seen is not None and self.plan.row.kind == "struct":
-            self.seen.append(items)
-        with paused_gc():
-            cols += self._top(items)
+        if seen is not None and self.plan.row.kind == "struct":
+            seen.append(items)
+        self.seen = seen
+        try:
+            with paused_gc():
+                cols += self._top(items)
+        finally:
+            self.seen = None
         return pa.RecordBatch.from_arrays(cols, schema=self.schema)
 
     # builders -------------------------------------------------------------------------------------

@@ -140,17 +140,15 @@ class Spec:
             root, items, err = self._items(walker, data, max_records=max_records)
             part: list[Any] = []
             try:
-                columns.seen = seen
                 for start in range(0, len(items), batch_rows):
                     part = items[start : start + batch_rows]
                     try:
-                        batch = columns.batch(part, start)
+                        batch = columns.batch(part, start, seen)
                     except Exception:  # a row carries an error (or Arrow refuses a value): the walker decides, row by row
                         yield from _walked(walker, columns.schema, part, start)
                     else:
                         yield batch
             finally:  # the file is done: its objects go as their last references do
-                columns.seen = None
                 unlink(seen)
                 vars(root).clear()  # the root's other children (a header) point back at it: let go of the records
                 del seen, root, items, part
