@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from lakestruct import paimon
 from lakestruct.errors import FormatError, SourceError
 from lakestruct.paimon import read, types
+from lakestruct.paimon.avro import read_avro_records
 
 GOLDEN = "paimon/paimon-python/pypaimon/tests/resources/pk_global_index_golden.tar.gz"
 RUST_SNAPSHOTS = "paimon-rust/crates/paimon/tests/fixtures/snapshot"
@@ -88,3 +89,47 @@ def test_local_reads(tmp_path: Path) -> None:
         read._read_bytes(str(tmp_path / "missing"))
     with pytest.raises(SourceError, match="is a directory"):
         read._read_bytes(str(tmp_path))
+
+
+@pytest.fixture(scope="module")
+def file_records(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
+    """The _FILE records (fastavro's dicts) of every data manifest of the corpus and the golden warehouse."""
+    golden = tmp_path_factory.mktemp("golden")
+    with tarfile.open(corpus / GOLDEN) as tf:
+        tf.extractall(golden, filter="data")
+    out = []
+    for root in (corpus / "generated-seed1/paimon/tables", corpus / "paimon-rust/crates/paimon/tests/fixtures", golden):
+        for p in sorted(root.rglob("manifest-*")):
+            if p.parent.name == "manifest" and not p.name.startswith("manifest-list"):
+                out.extend(r["_FILE"] for r in read_avro_records(p.read_bytes()))
+    assert len(out) > 40
+    return out
+
+
+def _dfm(convert: Any, rec: dict[str, Any]) -> Any:
+    try:
+        got = convert(read._Rec(rec, "paimon.manifest.field", "records[0]._FILE"))
+    except FormatError as e:
+        return ("error", e.rule, e.path)
+    return got, list(vars(got)), [list(vars(s)) for s in (got.key_stats, got.value_stats) if s is not None]
+
+
+_FIELD_VALUES = st.one_of(st.none(), st.booleans(), st.integers(-5, 5), st.text(max_size=3), st.binary(max_size=3),
+                          st.lists(st.one_of(st.text(max_size=2), st.none(), st.integers()), max_size=2),
+                          st.fixed_dictionaries({"_MIN_VALUES": st.binary(max_size=2),
+                                                 "_MAX_VALUES": st.one_of(st.binary(max_size=2), st.none()),
+                                                 "_NULL_COUNTS": st.one_of(st.none(), st.lists(st.integers(), max_size=2), st.text())}))
+
+
+@given(data=st.data())
+def test_data_file_records_fast_as_checked(file_records: list[dict[str, Any]], data: st.DataObject) -> None:
+    """read._data_file_meta's one-pass conversion against the field-by-field checks: the same model (attributes in the
+    dataclass's order) or the same error."""
+    rec = dict(data.draw(st.sampled_from(file_records)))
+    for _ in range(data.draw(st.integers(0, 2))):
+        key = data.draw(st.sampled_from(sorted(rec)))
+        if data.draw(st.booleans()):
+            rec.pop(key)
+        else:
+            rec[key] = data.draw(_FIELD_VALUES)
+    assert _dfm(read._data_file_meta, rec) == _dfm(read._data_file_meta_checked, rec)

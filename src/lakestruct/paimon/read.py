@@ -15,6 +15,7 @@ import os
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from dataclasses import fields as dataclass_fields
 from decimal import Decimal
 from typing import Any
 
@@ -333,10 +334,22 @@ def _str_list(r: _Rec, key: str) -> tuple[str, ...] | None:
     return tuple(v)
 
 
-_DFM_REQUIRED = (("_FILE_NAME", str), ("_FILE_SIZE", int), ("_ROW_COUNT", int), ("_MIN_KEY", bytes), ("_MAX_KEY", bytes),
-                 ("_MIN_SEQUENCE_NUMBER", int), ("_MAX_SEQUENCE_NUMBER", int), ("_SCHEMA_ID", int), ("_LEVEL", int))
-_DFM_OPTIONAL = (("_DELETE_ROW_COUNT", int), ("_EMBEDDED_FILE_INDEX", bytes), ("_FILE_SOURCE", int), ("_EXTERNAL_PATH", str),
-                 ("_FIRST_ROW_ID", int))
+def _model(cls: type, names: tuple[str, ...]) -> Any:
+    """A constructor of a frozen dataclass from its values in field order that sets the instance's attribute dict at
+    once (what the dataclass's __init__ ends with, one attribute at a time; the compiled twin does the same)."""
+    new = object.__new__
+
+    def make(*values: Any) -> Any:
+        obj = new(cls)
+        obj.__dict__.update(zip(names, values))  # noqa: B905 - as many values as names, by construction
+        return obj
+
+    return make
+
+
+_new_stats = _model(SimpleStats, ("min_values", "max_values", "null_counts"))
+_new_data_file = _model(DataFileMeta, tuple(f.name for f in dataclass_fields(DataFileMeta)))
+_new_entry = _model(ManifestEntry, tuple(f.name for f in dataclass_fields(ManifestEntry)))
 
 
 def _fast_stats(v: Any) -> SimpleStats | bool | None:
@@ -348,24 +361,39 @@ def _fast_stats(v: Any) -> SimpleStats | bool | None:
     lo, hi, nulls = v.get("_MIN_VALUES"), v.get("_MAX_VALUES"), v.get("_NULL_COUNTS")
     if type(lo) is not bytes or type(hi) is not bytes or (nulls is not None and type(nulls) is not list):
         return False
-    return SimpleStats(lo, hi, tuple(nulls) if nulls is not None else None)
+    out: SimpleStats = _new_stats(lo, hi, tuple(nulls) if nulls is not None else None)
+    return out
+
+
+def _strs(v: Any) -> bool:
+    return type(v) is list and (not v or all(type(x) is str for x in v))
 
 
 def _data_file_meta(r: _Rec) -> DataFileMeta:
-    rec = r.rec
-    ok = all(type(rec.get(k)) is t for k, t in _DFM_REQUIRED) and all(
-        rec.get(k) is None or type(rec.get(k)) is t for k, t in _DFM_OPTIONAL)
-    ks, vs = _fast_stats(rec.get("_KEY_STATS")), _fast_stats(rec.get("_VALUE_STATS"))
-    extra = rec.get("_EXTRA_FILES")
-    lists = [rec.get(k) for k in ("_VALUE_STATS_COLS", "_WRITE_COLS")]
-    if (ok and ks is not False and vs is not False and type(extra) is list and all(type(x) is str for x in extra)
-            and all(x is None or (type(x) is list and all(type(y) is str for y in x)) for x in lists)):
-        return DataFileMeta(rec["_FILE_NAME"], rec["_FILE_SIZE"], rec["_ROW_COUNT"], rec["_MIN_KEY"], rec["_MAX_KEY"], ks, vs,  # type: ignore[arg-type]
-                            rec["_MIN_SEQUENCE_NUMBER"], rec["_MAX_SEQUENCE_NUMBER"], rec["_SCHEMA_ID"], rec["_LEVEL"], tuple(extra),
-                            rec.get("_CREATION_TIME"), rec.get("_DELETE_ROW_COUNT"), rec.get("_EMBEDDED_FILE_INDEX"),
-                            rec.get("_FILE_SOURCE"), None if lists[0] is None else tuple(lists[0]), rec.get("_EXTERNAL_PATH"),
-                            rec.get("_FIRST_ROW_ID"), None if lists[1] is None else tuple(lists[1]))
-    return DataFileMeta(  # the checked path: names the field that is wrong
+    g = r.rec.get
+    name, size, rows, lo, hi = g("_FILE_NAME"), g("_FILE_SIZE"), g("_ROW_COUNT"), g("_MIN_KEY"), g("_MAX_KEY")
+    min_seq, max_seq, schema_id, level = g("_MIN_SEQUENCE_NUMBER"), g("_MAX_SEQUENCE_NUMBER"), g("_SCHEMA_ID"), g("_LEVEL")
+    deleted, index, source, external, first = (g("_DELETE_ROW_COUNT"), g("_EMBEDDED_FILE_INDEX"), g("_FILE_SOURCE"), g("_EXTERNAL_PATH"),
+                                               g("_FIRST_ROW_ID"))
+    extra, stats_cols, write_cols = g("_EXTRA_FILES"), g("_VALUE_STATS_COLS"), g("_WRITE_COLS")
+    ks, vs = _fast_stats(g("_KEY_STATS")), _fast_stats(g("_VALUE_STATS"))
+    if (type(name) is str and type(size) is int and type(rows) is int and type(lo) is bytes and type(hi) is bytes
+            and type(min_seq) is int and type(max_seq) is int and type(schema_id) is int and type(level) is int
+            and (deleted is None or type(deleted) is int) and (index is None or type(index) is bytes)
+            and (source is None or type(source) is int) and (external is None or type(external) is str)
+            and (first is None or type(first) is int) and ks is not False and vs is not False and _strs(extra)
+            and (stats_cols is None or _strs(stats_cols)) and (write_cols is None or _strs(write_cols))):
+        out: DataFileMeta = _new_data_file(name, size, rows, lo, hi, ks, vs, min_seq, max_seq, schema_id, level, tuple(extra),
+                                           g("_CREATION_TIME"), deleted, index, source,
+                                           None if stats_cols is None else tuple(stats_cols), external, first,
+                                           None if write_cols is None else tuple(write_cols))
+        return out
+    return _data_file_meta_checked(r)
+
+
+def _data_file_meta_checked(r: _Rec) -> DataFileMeta:
+    """The checked way: names the field that is wrong."""
+    return DataFileMeta(
         file_name=r.req("_FILE_NAME", str),
         file_size=r.req("_FILE_SIZE", int),
         row_count=r.req("_ROW_COUNT", int),
@@ -393,8 +421,9 @@ def _manifest_entry(rec: dict[str, Any], i: int) -> ManifestEntry:
     f = rec.get("_FILE") if type(rec) is dict else None
     if (type(f) is dict and rec.get("_VERSION") == 2 and rec.get("_KIND") in (ADD, DELETE) and type(rec.get("_PARTITION")) is bytes
             and type(rec.get("_BUCKET")) is int and type(rec.get("_TOTAL_BUCKETS")) is int):
-        return ManifestEntry(rec["_KIND"], rec["_PARTITION"], rec["_BUCKET"], rec["_TOTAL_BUCKETS"],
-                             _data_file_meta(_Rec(f, "paimon.manifest.field", f"records[{i}]._FILE")), 2)
+        out: ManifestEntry = _new_entry(rec["_KIND"], rec["_PARTITION"], rec["_BUCKET"], rec["_TOTAL_BUCKETS"],
+                                        _data_file_meta(_Rec(f, "paimon.manifest.field", f"records[{i}]._FILE")), 2)
+        return out
     r = _Rec(rec, "paimon.manifest.field", f"records[{i}]")
     version = _version(r, 2, "manifest")
     kind = r.req("_KIND", int)
