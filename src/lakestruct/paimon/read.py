@@ -340,7 +340,7 @@ def _model(cls: type, names: tuple[str, ...]) -> Any:
     new = object.__new__
 
     def make(*values: Any) -> Any:
-        obj = new(cls)
+        obj: Any = new(cls)
         obj.__dict__.update(zip(names, values))  # noqa: B905 - as many values as names, by construction
         return obj
 
@@ -370,7 +370,7 @@ def _strs(v: Any) -> bool:
 
 
 def _data_file_meta(r: _Rec) -> DataFileMeta:
-    g = r.rec.get
+    g: Any = r.rec.get
     name, size, rows, lo, hi = g("_FILE_NAME"), g("_FILE_SIZE"), g("_ROW_COUNT"), g("_MIN_KEY"), g("_MAX_KEY")
     min_seq, max_seq, schema_id, level = g("_MIN_SEQUENCE_NUMBER"), g("_MAX_SEQUENCE_NUMBER"), g("_SCHEMA_ID"), g("_LEVEL")
     deleted, index, source, external, first = (g("_DELETE_ROW_COUNT"), g("_EMBEDDED_FILE_INDEX"), g("_FILE_SOURCE"), g("_EXTERNAL_PATH"),
