@@ -2,8 +2,9 @@
 
 * Planning: listing the live data files of a table's latest snapshot and the deleted positions of every data file.
   lakestruct: ``open_table`` + ``live_files`` + ``deletion_vectors`` (every manifest merged, partitions decoded, every
-  DV index file read and checked). pypaimon 2.1 (in its own environment, tests/paimon/pypaimon_env.py, because it
-  pins pyarrow<20): ``new_read_builder().new_scan().plan().splits()`` on a fresh table object, plus
+  DV index file read and checked; manifests decoded by the compiled twin ``paimon/_avro_c.pyx`` when it is built).
+  pypaimon 2.1 (in its own environment, tests/paimon/pypaimon_env.py, because it pins pyarrow<20):
+  ``new_read_builder().new_scan().plan().splits()`` on a fresh table object, plus
   ``DeletionVector.read`` of each deletion file. Tables: one written by pypaimon for the bench (60 appends into 8
   partitions, 480 data files) and generated-seed1's ``de_dv`` (4 files with deletion vectors).
 * 64-bit DV entry: a Paimon index file of one ``Bitmap64DeletionVector`` entry of 1M random positions, decoded by
@@ -23,6 +24,7 @@ import numpy as np
 from common import Result, best_of
 
 from lakestruct import deletes, paimon
+from lakestruct.paimon import avroplan
 
 REPO = Path(__file__).resolve().parent.parent
 PROBE = REPO / "tests" / "paimon" / "pypaimon_probe.py"
@@ -58,12 +60,13 @@ def _planning(results: list[Result]) -> None:
         de_dv = SHARED / "corpus/generated-seed1/paimon/tables/de_dv"
         if de_dv.is_dir():
             tables["de_dv, 4 files with DVs"] = str(de_dv)
+        decoder = "compiled manifest decoder" if avroplan.COMPILED else "fastavro, no compiled twin"
         for name, table in tables.items():
             peer = _pypaimon(python, table)
             ours = _ours(table)
             results.append(Result(f"paimon scan planning + DVs ({name})", "pypaimon 2.1 plan + DV read", peer["plan_and_dv_s"] / ours, 5.0,
-                                  f"{ours * 1e3:.1f} ms vs {peer['plan_and_dv_s'] * 1e3:.1f} ms (pypaimon plan alone "
-                                  f"{peer['plan_s'] * 1e3:.1f} ms)"))
+                                  f"{ours * 1e3:.2f} ms vs {peer['plan_and_dv_s'] * 1e3:.2f} ms (pypaimon plan alone "
+                                  f"{peer['plan_s'] * 1e3:.2f} ms; ours {decoder})"))
 
 
 def _dv64(results: list[Result]) -> None:
