@@ -64,10 +64,15 @@ def twins() -> dict[str, str]:
     (the pure-Python/NumPy twin, used when the package was built without Cython or a C compiler).
 
     ``roaring``: the Roaring and deletion-vector decoder (``roaring/_decode_c.pyx``); ``thrift``: the
-    Thrift compact decoder behind Parquet footers and page headers (``thrift/_compact_c.pyx``).
-    ``lakestruct --version`` prints the same.
+    Thrift compact decoder behind Parquet footers and page headers (``thrift/_compact_c.pyx``); ``paimon``: the
+    Avro block decoder of Paimon manifests (``paimon/_avro_c.pyx``; the pure twin is fastavro plus the checked
+    conversion). ``lakestruct --version`` prints the same.
     """
+    from .paimon.avroplan import COMPILED as PAIMON_COMPILED
     from .roaring.read import HAVE_C
     from .thrift.typed import COMPILED
 
-    return {"roaring": "compiled" if HAVE_C else "pure", "thrift": "compiled" if COMPILED else "pure"}
+    def kind(compiled: bool) -> str:
+        return "compiled" if compiled else "pure"
+
+    return {"roaring": kind(HAVE_C), "thrift": kind(COMPILED), "paimon": kind(PAIMON_COMPILED)}
