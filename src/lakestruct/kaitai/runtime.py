@@ -172,6 +172,8 @@ class Loaded:
 _LOADED: dict[tuple[str, bool, bool], Loaded] = {}
 #: the generated modules' import of the runtime; load() points it at the package's own classes
 _RUNTIME_LINE = re.compile(r"^from kaitaistruct import KaitaiStruct, KaitaiStream, BytesIO$", re.M)
+_CLASS_BASES = re.compile(r"^\s*class \w+\(([^)]*)\):", re.M)
+_SUPER_INIT = re.compile(r"^(\s*)super\([\w.]+, self\)\.__init__\(_io\)$", re.M)
 
 
 def load(bundle: Bundle, *, positions: bool = False, fast: bool = True) -> Loaded:
@@ -191,17 +193,24 @@ def load(bundle: Bundle, *, positions: bool = False, fast: bool = True) -> Loade
         pkg = types.ModuleType(package)
         pkg.__path__ = []
         state = _State()
-        base: Any = kaitaistruct.KaitaiStruct if positions else _counting_base(state)
+        init = _counting_init(state)
+        base: Any = kaitaistruct.KaitaiStruct if positions else _counting_base(init)
         if fast:
             pkg.KaitaiStruct = base  # type: ignore[attr-defined]
             pkg.KaitaiStream = Stream  # type: ignore[attr-defined]
             pkg.BytesIO = kaitaistruct.BytesIO  # type: ignore[attr-defined]
+            pkg._ls_init = init  # type: ignore[attr-defined]
         sys.modules[package] = pkg
         names = set(bundle.modules)
         for name, src in bundle.modules.items():
             src = _IMPORT_LINE.sub(lambda m: f"from . import {m.group(1)}" if m.group(1) in names else m.group(0), src)
-            if fast:  # same line count: tracebacks still point at the generated lines
-                src = _RUNTIME_LINE.sub("from . import KaitaiStruct, KaitaiStream, BytesIO", src)
+            if fast and _RUNTIME_LINE.search(src):  # every rewrite keeps the line count: tracebacks still point at the generated lines
+                if not positions and set(_CLASS_BASES.findall(src)) <= {"KaitaiStruct", "IntEnum"}:
+                    # constructors call the budget's count directly instead of super().__init__ (which is it)
+                    src = _SUPER_INIT.sub(r"\1_ls_init(self, _io)", src)
+                    src = _RUNTIME_LINE.sub("from . import KaitaiStruct, KaitaiStream, BytesIO, _ls_init", src)
+                else:
+                    src = _RUNTIME_LINE.sub("from . import KaitaiStruct, KaitaiStream, BytesIO", src)
             _FINDER.sources[f"{package}.{name}"] = src
         if _FINDER not in sys.meta_path:
             sys.meta_path.append(_FINDER)
@@ -229,20 +238,28 @@ def load(bundle: Bundle, *, positions: bool = False, fast: bool = True) -> Loade
         return loaded
 
 
-def _counting_base(state: _State) -> Any:
-    """The KaitaiStruct of one loaded package: each object counts against the budget when it is made
-    (generated constructors call this first, then ``_read``), as the ``_read`` wrappers count."""
+def _counting_init(state: _State) -> Any:
+    """``KaitaiStruct.__init__`` of one loaded package: sets ``_io``, and counts the object against the
+    budget (generated constructors call it first, then ``_read``), as the ``_read`` wrappers count."""
+
+    def __init__(self: Any, _io: Any) -> None:
+        self._io = _io
+        state.objects_left -= 1
+        if state.objects_left < 0:
+            raise _Budget()
+        if type(self) is state.item_cls:
+            state.records_left -= 1
+            if state.records_left == -1:
+                raise _RecordCap()
+
+    return __init__
+
+
+def _counting_base(init: Any) -> Any:
+    """The KaitaiStruct of one loaded package, whose constructor is ``init``."""
 
     class KaitaiStruct(kaitaistruct.KaitaiStruct):  # type: ignore[misc]
-        def __init__(self, _io: Any) -> None:
-            self._io = _io
-            state.objects_left -= 1
-            if state.objects_left < 0:
-                raise _Budget()
-            if type(self) is state.item_cls:
-                state.records_left -= 1
-                if state.records_left == -1:
-                    raise _RecordCap()
+        __init__ = init
 
     return KaitaiStruct
 
