@@ -3,6 +3,7 @@ independent reader of Paimon tables, and the writer of the bench's table. Import
 
     python pypaimon_probe.py scan TABLE_DIR [REPEAT]   # JSON: live files and deletion vectors; best scan-planning times
     python pypaimon_probe.py make WAREHOUSE COMMITS    # writes WAREHOUSE/bench.db/t: COMMITS appends into 8 partitions
+    python pypaimon_probe.py evolve WAREHOUSE          # writes WAREHOUSE/evo.db/t: one commit under each of 3 schemas
 """
 
 from __future__ import annotations
@@ -68,10 +69,58 @@ def make(warehouse: str, commits: int) -> None:
         cm.close()
 
 
+def evolve(warehouse: str) -> None:
+    """A primary-key table with full value statistics, one commit under each of three schemas: schema 1 adds a
+    DOUBLE, renames a column and widens INT to BIGINT; schema 2 drops the renamed column and adds a DECIMAL. A reader
+    that decodes an old file's statistics with the latest schema gets wrong values (an INT's slot read as BIGINT) or
+    a wrong arity."""
+    from decimal import Decimal
+
+    import pyarrow as pa
+    from pypaimon import CatalogFactory, Schema
+    from pypaimon.schema.data_types import AtomicType
+    from pypaimon.schema.schema_change import SchemaChange
+
+    cat = CatalogFactory.create({"warehouse": warehouse})
+    cat.create_database("evo", True)
+    key = pa.field("id", pa.int64(), nullable=False)
+
+    def write(data: pa.Table) -> None:
+        wb = cat.get_table("evo.t").new_batch_write_builder()
+        w, cm = wb.new_write(), wb.new_commit()
+        w.write_arrow(data)
+        cm.commit(w.prepare_commit())
+        w.close()
+        cm.close()
+
+    s0 = pa.schema([key, ("a", pa.int32()), ("name", pa.string()), ("p", pa.string())])
+    cat.create_table("evo.t", Schema.from_pyarrow_schema(s0, partition_keys=["p"], primary_keys=["id", "p"],
+                                                         options={"bucket": "1", "metadata.stats-mode": "full"}), True)
+    write(pa.table({"id": [1, 2, 3], "a": [10, -5, None], "name": ["x", "y", "z"], "p": ["p0", "p0", "p1"]}, schema=s0))
+    cat.alter_table("evo.t", [SchemaChange.add_column("w", AtomicType("DOUBLE")), SchemaChange.rename_column("name", "label"),
+                              SchemaChange.update_column_type("a", AtomicType("BIGINT"))])
+    s1 = pa.schema([key, ("a", pa.int64()), ("label", pa.string()), ("p", pa.string()), ("w", pa.float64())])
+    write(pa.table({"id": [4, 5], "a": [2**40, -2**35], "label": ["a label longer than seven", None], "p": ["p0", "p0"],
+                    "w": [1.5, -2.25]}, schema=s1))
+    cat.alter_table("evo.t", [SchemaChange.drop_column("label"), SchemaChange.add_column("d", AtomicType("DECIMAL(10, 2)"))])
+    s2 = pa.schema([key, ("a", pa.int64()), ("p", pa.string()), ("w", pa.float64()), ("d", pa.decimal128(10, 2))])
+    write(pa.table({"id": [6, 7, 8], "a": [0, 1, 2], "p": ["p1", "p1", "p1"], "w": [None, 0.5, 3.0],
+                    "d": [Decimal("12.34"), Decimal("-0.01"), None]}, schema=s2))
+    from pypaimon.schema.schema_manager import SchemaManager
+
+    t = cat.get_table("evo.t")
+    schemas = SchemaManager(t.file_io, t.table_path).list_all()
+    print(json.dumps({"table": t.table_path, "schemas": [
+        {"id": s.id, "fields": [[f.id, f.name, str(f.type)] for f in s.fields], "partition_keys": list(s.partition_keys),
+         "primary_keys": list(s.primary_keys)} for s in schemas]}))
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "scan":
         print(json.dumps(scan(sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 1)))
     elif sys.argv[1] == "make":
         make(sys.argv[2], int(sys.argv[3]))
+    elif sys.argv[1] == "evolve":
+        evolve(sys.argv[2])
     else:
         sys.exit(f"unknown mode {sys.argv[1]}")

@@ -50,6 +50,8 @@ def register(sub: Any) -> None:
         s.add_argument("table", metavar="TABLE_DIR", help="the table directory: local path or fsspec URL")
         if name != "snapshots":
             s.add_argument("--snapshot", type=int, metavar="N", help="snapshot id (default: the latest)")
+        if name == "schema":
+            s.add_argument("--all", action="store_true", help="every schema version of the table, oldest first")
         if name == "dv":
             s.add_argument("--all", action="store_true", help=f"show every deleted row (default: the first {SHOWN_ROWS})")
             s.add_argument("--max-positions", type=_max_positions, default=CLI_MAX_POSITIONS, metavar="N",
@@ -109,20 +111,37 @@ def _type_doc(t: paimon.DataType) -> Any:
 
 def _schema(args: argparse.Namespace) -> int:
     t = paimon.open_table(args.table)
-    s = t.schema(t.snapshot(args.snapshot).schema_id if args.snapshot is not None else None)
-    doc = {"id": s.id, "version": s.version, "fields": [{"id": f.id, "name": f.name, "type": _type_doc(f.type), "nullable": f.type.nullable}
-                                                        for f in s.fields],
-           "partition_keys": list(s.partition_keys), "primary_keys": list(s.primary_keys), "bucket": s.bucket,
-           "options": s.options, "comment": s.comment}  # fmt: skip
-    if args.json:
-        _print(doc)
+    if args.all:
+        schemas = t.schemas()
+        if args.json:
+            _print({"table": args.table, "schemas": [_schema_doc(s) for s in schemas]})
+            return 0
+        for i, s in enumerate(schemas):
+            if i:
+                print()
+            _print_schema(s)
         return 0
+    s = t.schema(t.snapshot(args.snapshot).schema_id if args.snapshot is not None else None)
+    if args.json:
+        _print(_schema_doc(s))
+        return 0
+    _print_schema(s)
+    return 0
+
+
+def _schema_doc(s: paimon.Schema) -> dict[str, Any]:
+    return {"id": s.id, "version": s.version,
+            "fields": [{"id": f.id, "name": f.name, "type": _type_doc(f.type), "nullable": f.type.nullable} for f in s.fields],
+            "partition_keys": list(s.partition_keys), "primary_keys": list(s.primary_keys), "bucket": s.bucket,
+            "options": s.options, "comment": s.comment}  # fmt: skip
+
+
+def _print_schema(s: paimon.Schema) -> None:
     print(f"schema {s.id} (version {s.version}), bucket {s.bucket}, partitioned by {list(s.partition_keys) or '-'}, "
           f"primary key {list(s.primary_keys) or '-'}")
     print("\n".join(render_table(["id", "name", "type"], [[str(f.id), f.name, str(f.type)] for f in s.fields], right={0})))
     for k, v in sorted(s.options.items()):
         print(f"  {k} = {v}")
-    return 0
 
 
 def _rel(t: paimon.Table, path: str) -> str:
@@ -147,21 +166,26 @@ def _files(args: argparse.Namespace) -> int:
         if schema.trimmed_primary_keys:
             lo, hi = t.key_range(f)
             row["min_key"], row["max_key"] = paimon.jsonable(lo), paimon.jsonable(hi)
+        # decoded with the schema the file was written with (its column names and types, not the snapshot's)
+        row["value_stats"] = {c: {"min": paimon.jsonable(v.min), "max": paimon.jsonable(v.max), "null_count": v.null_count}
+                              for c, v in t.value_stats(f).items()}
         rows.append(row)
     if args.json:
         _print({"table": args.table, "snapshot_id": snap.id, "files": rows})
         return 0
     print(f"snapshot {snap.id}: {len(rows)} live data files, {sum(r['row_count'] for r in rows)} rows, "
           f"{sum(r['deleted_rows'] or 0 for r in rows)} deleted by deletion vectors")
-    header = ["path", "bucket", "level", "rows", "deleted", "indexes", *(["key range"] if schema.trimmed_primary_keys else [])]
+    several = len({r["schema_id"] for r in rows}) > 1  # written under different schemas: say which
+    header = ["path", *(["schema"] if several else []), "bucket", "level", "rows", "deleted", "indexes",
+              *(["key range"] if schema.trimmed_primary_keys else [])]
     cells = []
     for r in rows:
-        c = [r["path"], str(r["bucket"]), str(r["level"]), str(r["row_count"]),
+        c = [r["path"], *([str(r["schema_id"])] if several else []), str(r["bucket"]), str(r["level"]), str(r["row_count"]),
              "?" if r["deletion_file"] and r["deleted_rows"] is None else str(r["deleted_rows"]), ",".join(r["index_kinds"]) or "-"]
         if "min_key" in r:
             c.append(f"{_key(r['min_key'])} .. {_key(r['max_key'])}")
         cells.append(c)
-    print("\n".join(render_table(header, cells, right={1, 2, 3, 4})))
+    print("\n".join(render_table(header, cells, right={1, 2, 3, 4, 5} if several else {1, 2, 3, 4})))
     return 0
 
 
