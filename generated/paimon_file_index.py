@@ -3,6 +3,7 @@
 
 import kaitaistruct
 from kaitaistruct import KaitaiStruct, KaitaiStream, BytesIO
+from . import roaring32
 
 
 if getattr(kaitaistruct, 'API_VERSION', (0, 9)) < (0, 11):
@@ -24,7 +25,12 @@ class PaimonFileIndex(KaitaiStruct):
       Roaring bitmap of its rows (a negative offset -1 - r means the one row r).
       The values are serialized by type; this spec shows the header and the
       raw rest.
-    * other types (`bsi`, `range-bitmap`, ...) are shown as raw bytes.
+    * `bsi`: version 1, the row count, then a bit-sliced index of the
+      non-negative values and one of the magnitudes of the negative values,
+      each behind a presence byte: min, max, the existence bitmap (rows with a
+      value) and one 32-bit Roaring bitmap per bit of (value - min), least
+      significant first. Upload `roaring32.ksy` with this spec in the Web IDE.
+    * other types (`range-bitmap`, ...) are shown as raw bytes.
     
     .. seealso::
        Source - https://paimon.apache.org/docs/master/concepts/spec/fileindex/
@@ -58,6 +64,44 @@ class PaimonFileIndex(KaitaiStruct):
     def _fetch_instances(self):
         pass
         self.head._fetch_instances()
+
+    class BitSliceIndex(KaitaiStruct):
+        """Paimon's BitSliceIndexRoaringBitmap: a row r has a value when it is in
+        the existence bitmap, and that value is min + the sum of 2^i over the
+        slices i that hold r.
+        """
+        def __init__(self, _io, _parent=None, _root=None):
+            super(PaimonFileIndex.BitSliceIndex, self).__init__(_io)
+            self._parent = _parent
+            self._root = _root
+            self._read()
+
+        def _read(self):
+            self.version = self._io.read_u1()
+            if not self.version == 1:
+                raise kaitaistruct.ValidationNotEqualError(1, self.version, self._io, u"/types/bit_slice_index/seq/0")
+            self.min = self._io.read_s8be()
+            self.max = self._io.read_s8be()
+            self.existence = roaring32.Roaring32(self._io)
+            self.num_slices = self._io.read_s4be()
+            if not self.num_slices >= 0:
+                raise kaitaistruct.ValidationLessThanError(0, self.num_slices, self._io, u"/types/bit_slice_index/seq/4")
+            if not self.num_slices <= 64:
+                raise kaitaistruct.ValidationGreaterThanError(64, self.num_slices, self._io, u"/types/bit_slice_index/seq/4")
+            self.slices = []
+            for i in range(self.num_slices):
+                self.slices.append(roaring32.Roaring32(self._io))
+
+
+
+        def _fetch_instances(self):
+            pass
+            self.existence._fetch_instances()
+            for i in range(len(self.slices)):
+                pass
+                self.slices[i]._fetch_instances()
+
+
 
     class BitmapIndex(KaitaiStruct):
         def __init__(self, _io, _parent=None, _root=None):
@@ -107,6 +151,42 @@ class PaimonFileIndex(KaitaiStruct):
 
             self._m_num_bits = len(self.bits) * 8
             return getattr(self, '_m_num_bits', None)
+
+
+    class BsiIndex(KaitaiStruct):
+        def __init__(self, _io, _parent=None, _root=None):
+            super(PaimonFileIndex.BsiIndex, self).__init__(_io)
+            self._parent = _parent
+            self._root = _root
+            self._read()
+
+        def _read(self):
+            self.version = self._io.read_u1()
+            if not self.version == 1:
+                raise kaitaistruct.ValidationNotEqualError(1, self.version, self._io, u"/types/bsi_index/seq/0")
+            self.row_count = self._io.read_s4be()
+            self.has_positive = self._io.read_u1()
+            if self.has_positive != 0:
+                pass
+                self.positive = PaimonFileIndex.BitSliceIndex(self._io, self, self._root)
+
+            self.has_negative = self._io.read_u1()
+            if self.has_negative != 0:
+                pass
+                self.negative = PaimonFileIndex.BitSliceIndex(self._io, self, self._root)
+
+
+
+        def _fetch_instances(self):
+            pass
+            if self.has_positive != 0:
+                pass
+                self.positive._fetch_instances()
+
+            if self.has_negative != 0:
+                pass
+                self.negative._fetch_instances()
+
 
 
     class Column(KaitaiStruct):
@@ -191,6 +271,9 @@ class PaimonFileIndex(KaitaiStruct):
                 elif _on == u"bloom-filter":
                     pass
                     self._m_payload._fetch_instances()
+                elif _on == u"bsi":
+                    pass
+                    self._m_payload._fetch_instances()
                 else:
                     pass
 
@@ -205,7 +288,7 @@ class PaimonFileIndex(KaitaiStruct):
 
         @property
         def payload(self):
-            """The index's bytes (parsed for bloom filters and bitmaps)."""
+            """The index's bytes (parsed for bloom filters, bitmaps and bit-sliced indexes)."""
             if hasattr(self, '_m_payload'):
                 return self._m_payload
 
@@ -225,6 +308,11 @@ class PaimonFileIndex(KaitaiStruct):
                     self._raw__m_payload = io.read_bytes(self.length)
                     _io__raw__m_payload = KaitaiStream(BytesIO(self._raw__m_payload))
                     self._m_payload = PaimonFileIndex.BloomFilter(_io__raw__m_payload, self, self._root)
+                elif _on == u"bsi":
+                    pass
+                    self._raw__m_payload = io.read_bytes(self.length)
+                    _io__raw__m_payload = KaitaiStream(BytesIO(self._raw__m_payload))
+                    self._m_payload = PaimonFileIndex.BsiIndex(_io__raw__m_payload, self, self._root)
                 else:
                     pass
                     self._m_payload = io.read_bytes(self.length)

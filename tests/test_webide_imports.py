@@ -64,7 +64,8 @@ def test_every_spec_compiles_in_the_ide_as_uploaded(spec: Path) -> None:
 def test_every_spec_compiles_with_only_its_imports_uploaded(tmp_path: Path) -> None:
     # what a user uploads: the spec and the files it imports (transitively), nothing else
     wanted = {"deletion_vector_v1": ["roaring64", "roaring32"], "deletion_vector_file": ["roaring64", "roaring32"],
-              "roaring64": ["roaring32"], "parquet": ["thrift_compact"], "paimon_dv_index": ["roaring32", "roaring64"]}  # fmt: skip
+              "roaring64": ["roaring32"], "parquet": ["thrift_compact"], "paimon_dv_index": ["roaring32", "roaring64"],
+              "paimon_file_index": ["roaring32"]}  # fmt: skip
     by_name = {p.stem: p for p in SPECS}
     assert len(by_name) == len(SPECS), "two specs share a bare file name: the IDE's flat storage holds only one"
     for spec in SPECS:

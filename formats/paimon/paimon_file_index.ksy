@@ -5,6 +5,8 @@ meta:
   file-extension: index
   license: Apache-2.0
   ks-version: '0.11'
+  imports:
+    - roaring32
   endian: be
 doc: |
   The index of one data file, stored as `<data file>.index` beside it (named
@@ -22,7 +24,12 @@ doc: |
     Roaring bitmap of its rows (a negative offset -1 - r means the one row r).
     The values are serialized by type; this spec shows the header and the
     raw rest.
-  * other types (`bsi`, `range-bitmap`, ...) are shown as raw bytes.
+  * `bsi`: version 1, the row count, then a bit-sliced index of the
+    non-negative values and one of the magnitudes of the negative values,
+    each behind a presence byte: min, max, the existence bitmap (rows with a
+    value) and one 32-bit Roaring bitmap per bit of (value - min), least
+    significant first. Upload `roaring32.ksy` with this spec in the Web IDE.
+  * other types (`range-bitmap`, ...) are shown as raw bytes.
 doc-ref:
   - https://paimon.apache.org/docs/master/concepts/spec/fileindex/
   - https://github.com/apache/paimon/blob/master/paimon-common/src/main/java/org/apache/paimon/fileindex/FileIndexFormat.java
@@ -107,7 +114,8 @@ types:
           cases:
             '"bloom-filter"': bloom_filter
             '"bitmap"': bitmap_index
-        doc: The index's bytes (parsed for bloom filters and bitmaps).
+            '"bsi"': bsi_index
+        doc: The index's bytes (parsed for bloom filters, bitmaps and bit-sliced indexes).
   java_utf:
     -webide-representation: '{value}'
     seq:
@@ -150,3 +158,61 @@ types:
       - id: rest
         size-eos: true
         doc: Version 2 - null bitmap length, index blocks, body offset; version 1 - the value/offset dictionary. Then the bitmaps.
+  bsi_index:
+    -webide-representation: 'BSI, {row_count:dec} rows'
+    seq:
+      - id: version
+        type: u1
+        valid: 1
+        doc: BSI payload version; Paimon writes and reads 1.
+        -lakestruct-rule: paimon.file-index.bsi-version
+      - id: row_count
+        type: s4
+        doc: Rows of the data file.
+      - id: has_positive
+        type: u1
+        doc: 1 when a bit-sliced index of the non-negative values follows.
+      - id: positive
+        type: bit_slice_index
+        if: has_positive != 0
+        doc: The rows whose value is >= 0, and their values.
+      - id: has_negative
+        type: u1
+        doc: 1 when a bit-sliced index of the negative values' magnitudes follows.
+      - id: negative
+        type: bit_slice_index
+        if: has_negative != 0
+        doc: The rows whose value is < 0, and the magnitudes (-value) of their values.
+  bit_slice_index:
+    -webide-representation: '[{min:dec}, {max:dec}], {num_slices:dec} slices'
+    doc: |
+      Paimon's BitSliceIndexRoaringBitmap: a row r has a value when it is in
+      the existence bitmap, and that value is min + the sum of 2^i over the
+      slices i that hold r.
+    seq:
+      - id: version
+        type: u1
+        valid: 1
+        doc: Bit-sliced bitmap version 1.
+        -lakestruct-rule: paimon.file-index.bsi-version
+      - id: min
+        type: s8
+        doc: Smallest value (Paimon's writer leaves it at 0).
+      - id: max
+        type: s8
+        doc: Largest value.
+      - id: existence
+        type: roaring32
+        doc: The rows that have a value.
+      - id: num_slices
+        type: s4
+        valid:
+          min: 0
+          max: 64
+        doc: One slice per bit of max - min.
+        -lakestruct-rule: paimon.file-index.bsi
+      - id: slices
+        type: roaring32
+        repeat: expr
+        repeat-expr: num_slices
+        doc: Slice i holds the rows whose (value - min) has bit i set.

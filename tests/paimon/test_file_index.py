@@ -40,6 +40,7 @@ from lakestruct.paimon.indexes import BloomFilter, bloom_hash, index_value, pars
 from lakestruct.paimon.spec import BSI_PAYLOAD, FILE_INDEX_V2, bitmap_index_payload, bitmap_key
 from lakestruct.paimon.types import parse_type
 from lakestruct.paimon.write import encode_bitmap_index, encode_bloom_filter, encode_bsi_index, encode_file_index
+from lakestruct.roaring.read import _ks_values32
 from lakestruct.roaring.spec import container_values
 
 T = parse_type
@@ -472,6 +473,37 @@ def test_kaitai_spec_reads_our_payloads() -> None:
     assert (bloom.payload.num_hash_functions, bloom.payload.num_bits) == (round(48 / 10 * math.log(2)), nb + 8 - nb % 8)
     assert (bitmap.payload.version, bitmap.payload.row_count, bitmap.payload.num_bitmaps, bitmap.payload.has_null) == (2, 6, 3, 1)
     assert bitmap.payload.null_offset == 0  # two null rows: a bitmap at body offset 0
+
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.one_of(st.none(), st.integers(-(2**40), 2**40)), min_size=1, max_size=60))
+def test_kaitai_bsi_equals_construct_and_reader(values: list[int | None]) -> None:
+    # the .ksy's bit-sliced index against the construct spec (BSI_PAYLOAD) and lakestruct's reader: the same min, max,
+    # existence bitmaps and slices, and the values rebuilt from the Kaitai slices are the column's values
+    t = T("BIGINT")
+    payload = encode_bsi_index(values, t)
+    image = encode_file_index({"v": {"bsi": payload}})
+    ks = kaitai_call("paimon_file_index", None, lambda: PaimonFileIndex(KaitaiStream(io.BytesIO(image))))
+    ref = ks.head.columns[0].indexes[0]
+    bsi, doc = ref.payload, BSI_PAYLOAD.parse(payload)
+    assert (bsi.version, bsi.row_count) == (doc.version, doc.row_count) == (1, len(values))
+    rebuilt: list[int | None] = [None] * len(values)
+    for part, sign in (("positive", 1), ("negative", -1)):
+        k, c = getattr(bsi, part, None), getattr(doc, part)  # a Kaitai field whose `if` is false is not set
+        assert (k is None) == (c is None)
+        if k is None:
+            continue
+        assert (k.min, k.max, k.num_slices) == (c.min, c.max, len(c.slices))
+        ebm = _ks_values32(k.existence)
+        assert ebm == container_values(c.ebm)
+        slices = [set(_ks_values32(sl)) for sl in k.slices]
+        assert [sorted(x) for x in slices] == [container_values(x) for x in c.slices]
+        for row in ebm:
+            rebuilt[row] = sign * (k.min + sum(1 << i for i, sl in enumerate(slices) if row in sl))
+    assert rebuilt == values
+    rows, vals = parse_bsi(payload, t).values()
+    assert dict(zip(rows.tolist(), vals.tolist(), strict=True)) == {i: v for i, v in enumerate(values) if v is not None}
 
 
 # -- malformed payloads -------------------------------------------------------------------------------

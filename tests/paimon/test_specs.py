@@ -330,7 +330,8 @@ def test_binary_row_malformed_named_rules() -> None:
 def test_file_index_container(tmp_path: Path) -> None:
     # no Paimon-written data-file index exists in the corpus: the container is built by the construct spec
     bloom = struct.pack(">i", 3) + bytes(range(64))
-    image = paimon.write.encode_file_index({"id": {"bloom-filter": bloom, "bitmap": b""}, "name": {"bsi": b"\x01\x02"}})
+    bsi = paimon.write.encode_bsi_index([5, None, -2, 0], parse_type("BIGINT"))
+    image = paimon.write.encode_file_index({"id": {"bloom-filter": bloom, "bitmap": b""}, "name": {"bsi": bsi}})
     fi = paimon.fileindex.parse_file_index(image)
     ks = PaimonFileIndex(KaitaiStream(io.BytesIO(image)))
     assert ks.len_head == fi.head_length
@@ -339,13 +340,15 @@ def test_file_index_container(tmp_path: Path) -> None:
     assert refs[1][2:] == (-1, 0) and fi.kinds == ["bloom-filter", "bitmap", "bsi"]
     bf = ks.head.columns[0].indexes[0].payload
     assert bf.num_hash_functions == 3 and bf.bits == bytes(range(64)) and fi.payload(fi.indexes[0]) == bloom
-    assert FILE_INDEX.parse(image).body == bloom + b"\x01\x02"
+    assert FILE_INDEX.parse(image).body == bloom + bsi
     (tmp_path / "f.index").write_bytes(image)
     from tests.helpers import webide_parse
 
     (out,) = webide_parse("formats/paimon/paimon_file_index.ksy", [tmp_path / "f.index"])
     assert out["ok"], out
     assert out["tree"]["head"]["columns"][0]["indexes"][0]["payload"]["num_hash_functions"] == 3
+    ide_bsi = out["tree"]["head"]["columns"][1]["indexes"][0]["payload"]
+    assert (ide_bsi["row_count"], ide_bsi["positive"]["max"], ide_bsi["negative"]["max"]) == (4, 5, 2)
     bads = ((b"\x00" * 8 + image[8:], "paimon.file-index.magic"),
             (image[:8] + b"\x00\x00\x00\x03" + image[12:], "paimon.file-index.version"),
             (image[:12] + struct.pack(">i", 10**6) + image[16:], "paimon.file-index.head-length"))

@@ -6,7 +6,9 @@
 // For each FORMAT it writes WAREHOUSE/j.db/t_FORMAT (manifest.format = FORMAT): a primary-key table with deletion
 // vectors, 2 buckets, 3 partitions, three commits that overwrite keys and one that deletes some, then prints one JSON
 // object: per format, Paimon's own scan plan (file name, bucket, rows, level) and each file's deleted positions as
-// Paimon's DeletionVector reads them.
+// Paimon's DeletionVector reads them. The word "index" instead of a format writes WAREHOUSE/j.db/t_index: an append
+// table with bloom-filter and bitmap file indexes (Paimon 0.9 has no BSI), one large commit whose indexes go to
+// `.index` files and one small commit whose indexes are embedded in the manifest entry.
 
 import java.util.List;
 import java.util.Optional;
@@ -44,6 +46,12 @@ public class PaimonJavaWriter {
         StringBuilder out = new StringBuilder("{");
         for (int a = 1; a < args.length; a++) {
             String fmt = args[a];
+            if (fmt.equals("index")) {
+                FileStoreTable table = indexed(catalog, io);
+                out.append(a > 1 ? "," : "").append("\"index\":");
+                plan(table, out);
+                continue;
+            }
             Identifier id = Identifier.create("j", "t_" + fmt);
             Schema schema = Schema.newBuilder()
                 .column("id", DataTypes.BIGINT().notNull())
@@ -69,7 +77,46 @@ public class PaimonJavaWriter {
                     cm.commit(w.prepareCommit());
                 }
             }
-            out.append(a > 1 ? "," : "").append('"').append(fmt).append("\":[");
+            out.append(a > 1 ? "," : "").append('"').append(fmt).append("\":");
+            plan(table, out);
+        }
+        System.out.println(out.append('}'));
+    }
+
+    private static FileStoreTable indexed(Catalog catalog, IOManager io) throws Exception {
+        Identifier id = Identifier.create("j", "t_index");
+        Schema schema = Schema.newBuilder()
+            .column("id", DataTypes.INT())
+            .column("s", DataTypes.STRING())
+            .column("c", DataTypes.BIGINT())
+            .column("d", DataTypes.DATE())
+            .column("t", DataTypes.STRING())
+            .option("bucket", "-1")
+            .option("file-index.bloom-filter.columns", "id,s")
+            .option("file-index.bloom-filter.id.items", "1000")
+            .option("file-index.bloom-filter.s.items", "100")
+            .option("file-index.bitmap.columns", "c,d,t")
+            .option("file-index.in-manifest-threshold", "2000")
+            .build();
+        catalog.createTable(id, schema, false);
+        FileStoreTable table = (FileStoreTable) catalog.getTable(id);
+        int[] sizes = {1000, 5};
+        for (int c = 0; c < sizes.length; c++) {
+            BatchWriteBuilder wb = table.newBatchWriteBuilder();
+            try (BatchTableWrite w = (BatchTableWrite) wb.newWrite().withIOManager(io); BatchTableCommit cm = wb.newCommit()) {
+                for (int i = 0; i < sizes[c]; i++) {
+                    int k = c * 10000 + i * 3;
+                    w.write(GenericRow.of(k, i % 11 == 0 ? null : s("s" + (i % 37)), i % 13 == 0 ? null : (long) (i % 7) - 3,
+                                          i % 17 == 0 ? null : 19000 + i % 5, i % 19 == 0 ? null : s("t" + (i * 7 % 23))));
+                }
+                cm.commit(w.prepareCommit());
+            }
+        }
+        return table;
+    }
+
+    private static void plan(FileStoreTable table, StringBuilder out) throws Exception {
+            out.append('[');
             boolean first = true;
             for (Split split : table.newReadBuilder().newScan().plan().splits()) {
                 DataSplit d = (DataSplit) split;
@@ -100,7 +147,5 @@ public class PaimonJavaWriter {
                 }
             }
             out.append(']');
-        }
-        System.out.println(out.append('}'));
     }
 }
