@@ -251,3 +251,36 @@ def test_bitmap_cardinality_rule(impl: str) -> None:
         decode_roaring32(bytes(data), impl=impl)  # type: ignore[arg-type]
     assert e.value.rule == "roaring32.bitmap-cardinality" and e.value.path == "descriptors[0].cardinality"
     assert e.value.offset == 10
+
+
+def _outcome32(data: bytes, impl: str) -> tuple[object, ...]:
+    try:
+        return ("ok", tuple(decode_roaring32(data, impl=impl).tolist()))  # type: ignore[arg-type]
+    except FormatError as e:
+        return (e.rule, e.path, e.offset)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.integers(1, 7), min_size=1, max_size=12), st.data())
+def test_small_array_containers_fill_and_order_errors(cards: list[int], data: st.DataObject) -> None:
+    # Many containers of 1..7 values (the compiled twin fills those of at most 4 without a branch on the count,
+    # the last ones near the end of the input the general way): values, and the array-order error of one swapped
+    # pair (its rule, path and offset), equal the pure twin's, for 32-bit (narrow) and 64-bit decodes.
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    values = np.concatenate([(i << 16) + np.sort(rng.choice(65536, c, replace=False)) for i, c in enumerate(cards)])
+    bm = BitMap(values.tolist())
+    good = bm.serialize()
+    assert {_outcome32(good, impl) for impl in IMPLS} == {("ok", tuple(values.tolist()))}
+    i = data.draw(st.integers(0, len(cards) - 1))
+    if cards[i] < 2:
+        return
+    j = data.draw(st.integers(0, cards[i] - 2))
+    body = 8 + 8 * len(cards) + 2 * sum(cards[:i])  # cookie, count, descriptors, offsets; then the arrays
+    at = body + 2 * j
+    bad = good[:at] + good[at + 2 : at + 4] + good[at : at + 2] + good[at + 4 :]  # swap values j and j + 1
+    outcomes32 = {impl: _outcome32(bad, impl) for impl in IMPLS}
+    assert outcomes32["python"][0] == "roaring32.array-order"
+    assert len(set(outcomes32.values())) == 1, outcomes32
+    wide = (1).to_bytes(8, "little") + (3).to_bytes(4, "little") + bad
+    outcomes64 = {impl: _outcome(wide, impl, False) for impl in IMPLS}
+    assert len(set(outcomes64.values())) == 1, outcomes64

@@ -10,7 +10,7 @@ proved it (pass 1 reads every byte it counts).
 
 import numpy as np
 cimport numpy as cnp
-from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy
 
@@ -27,7 +27,9 @@ cdef extern from *:
     int ls_pop64(unsigned long long x) nogil
 
 cdef inline uint32_t rd16(const uint8_t* b, Py_ssize_t p) noexcept nogil:
-    return <uint32_t>b[p] | (<uint32_t>b[p + 1] << 8)
+    cdef uint16_t v
+    memcpy(&v, b + p, 2)  # one load; like rd32 and rd64, assumes a little-endian host
+    return v
 
 cdef inline uint32_t rd32(const uint8_t* b, Py_ssize_t p) noexcept nogil:
     cdef uint32_t v
@@ -40,6 +42,33 @@ cdef inline uint64_t rd64(const uint8_t* b, Py_ssize_t p) noexcept nogil:
     return v
 
 KIND_NAMES = ("array", "bitmap", "run")
+
+# Array containers of at most SMALL values are filled without a branch on their count (see small64)
+cdef enum:
+    SMALL = 4
+
+
+cdef inline bint small64(const uint8_t* b, Py_ssize_t pos, Py_ssize_t card, uint64_t hi, uint64_t* o) noexcept nogil:
+    """Write the values of an array container of 1..SMALL values (SMALL slots: those past ``card`` hold junk that the
+    next container overwrites) and return whether they fail to ascend strictly (branch-free on ``card``)."""
+    cdef uint64_t word = rd64(b, pos)  # the four u16 slots in one load
+    cdef uint32_t v0 = word & 0xFFFF, v1 = (word >> 16) & 0xFFFF, v2 = (word >> 32) & 0xFFFF, v3 = word >> 48
+    o[0] = hi | v0
+    o[1] = hi | v1
+    o[2] = hi | v2
+    o[3] = hi | v3
+    return ((card > 1) & (v1 <= v0)) | ((card > 2) & (v2 <= v1)) | ((card > 3) & (v3 <= v2))
+
+
+cdef inline bint small32(const uint8_t* b, Py_ssize_t pos, Py_ssize_t card, uint32_t hi, uint32_t* o) noexcept nogil:
+    """``small64`` writing uint32."""
+    cdef uint64_t word = rd64(b, pos)  # the four u16 slots in one load
+    cdef uint32_t v0 = word & 0xFFFF, v1 = (word >> 16) & 0xFFFF, v2 = (word >> 32) & 0xFFFF, v3 = word >> 48
+    o[0] = hi | v0
+    o[1] = hi | v1
+    o[2] = hi | v2
+    o[3] = hi | v3
+    return ((card > 1) & (v1 <= v0)) | ((card > 2) & (v2 <= v1)) | ((card > 3) & (v3 <= v2))
 
 # The output is uint64 (64-bit bitmaps, or 32-bit ones decoded wide; ``_Walker.fill32``) or uint32 (32-bit
 # bitmaps; ``_fill32``, the same loop).
@@ -90,6 +119,18 @@ cdef class _Walker:
     cdef str hd(self):
         """Path head of the current 32-bit bitmap (built only for an error message)."""
         return f"bitmaps[{self.bidx}]." if self.bidx >= 0 else ""
+
+    cdef int array_order(self, Py_ssize_t pos, Py_ssize_t card, Py_ssize_t i) except -1:
+        """Raise the array-order error of container ``i`` (``card`` values at ``pos``), found to fail."""
+        cdef Py_ssize_t j
+        cdef uint32_t v, prev = rd16(self.b, pos)
+        for j in range(1, card):
+            v = rd16(self.b, pos + 2 * j)
+            if v <= prev:
+                raise self.err(FormatError, f"array value {v} does not follow {prev} in strictly ascending order",
+                               "roaring32.array-order", f"{self.hd()}containers[{i}].values[{j}]", pos + 2 * j)
+            prev = v
+        raise AssertionError("array_order called on an ascending container")  # pragma: no cover
 
     cdef int need(self, Py_ssize_t pos, Py_ssize_t count, str rule, str sub) except -1:
         """Bounds check; ``sub`` is relative to the current bitmap (its head is prefixed on error)."""
@@ -311,7 +352,7 @@ cdef class _Walker:
         """Pass 2: write every value; array order is the one check left."""
         cdef const uint8_t* b = self.b
         cdef uint64_t* out = self.out
-        cdef Py_ssize_t k = self.k, pos = body, i, j, card, nr
+        cdef Py_ssize_t k = self.k, pos = body, i, j, card, nr, n = self.n
         cdef uint64_t hi, word
         cdef uint32_t v, prev, rs, rl
         if self.out32 != NULL:  # a 32-bit bitmap decoded narrow: the same loop, writing uint32
@@ -328,6 +369,15 @@ cdef class _Walker:
                         out[k] = hi | v
                         k += 1
                 pos += 2 + 4 * nr
+            elif card <= SMALL and pos + 2 * SMALL <= n:
+                # 1..4 values (sparse deletes: almost every container): four slots written and checked without a
+                # branch on the count; the slots past the count are overwritten next (the output has SMALL - 1
+                # spare slots at its end)
+                if small64(b, pos, card, hi, out + k):
+                    self.k = k
+                    self.array_order(pos, card, i)
+                k += card
+                pos += 2 * card
             elif card <= 4096:
                 prev = 0
                 for j in range(card):
@@ -392,7 +442,7 @@ cdef Py_ssize_t _fill32(_Walker w, out_t* out, uint64_t key, Py_ssize_t hdr, Py_
                         Py_ssize_t flags_pos, Py_ssize_t body) except -1:
     """The fill loop of ``_Walker.fill32``, writing uint32 (a 32-bit bitmap decoded narrow)."""
     cdef const uint8_t* b = w.b
-    cdef Py_ssize_t k = w.k, pos = body, i, j, card, nr
+    cdef Py_ssize_t k = w.k, pos = body, i, j, card, nr, n = w.n
     cdef uint64_t hi, word
     cdef uint32_t v, prev, rs, rl
     for i in range(size):
@@ -407,6 +457,12 @@ cdef Py_ssize_t _fill32(_Walker w, out_t* out, uint64_t key, Py_ssize_t hdr, Py_
                     out[k] = <out_t>(hi | v)
                     k += 1
             pos += 2 + 4 * nr
+        elif card <= SMALL and pos + 2 * SMALL <= n:  # as in _Walker.fill32
+            if small32(b, pos, card, <uint32_t>(hi & 0xFFFFFFFF), out + k):
+                w.k = k
+                w.array_order(pos, card, i)
+            k += card
+            pos += 2 * card
         elif card <= 4096:
             prev = 0
             for j in range(card):
@@ -451,9 +507,11 @@ cdef object _run(object data, int64_t base, str path, bint is64, bint iceberg, b
     if max_positions >= 0 and w.total > max_positions:
         raise LimitError(f"the bitmap holds {w.total} positions; the limit is {max_positions}", rule="roaring.max-positions",
                          path=path or "bitmap", offset=base)
-    out = np.empty(w.total, dtype=np.uint32 if narrow else np.uint64)
     if w.total == 0:
-        return out
+        return np.empty(0, dtype=np.uint32 if narrow else np.uint64)
+    # SMALL - 1 spare slots: filling a small array container writes SMALL slots (those past its values are
+    # overwritten next)
+    out = np.empty(w.total + SMALL - 1, dtype=np.uint32 if narrow else np.uint64)
     if narrow:
         w.out = NULL
         w.out32 = <uint32_t*>cnp.PyArray_DATA(out)
@@ -467,7 +525,7 @@ cdef object _run(object data, int64_t base, str path, bint is64, bint iceberg, b
     else:
         w.bitmap32(0, 0, -1)
     assert w.k == w.total
-    return out
+    return out[: w.total]
 
 
 def decode64(data, int64_t base, str path, bint iceberg, bint allow_trailing, int64_t max_positions):
