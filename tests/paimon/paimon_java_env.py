@@ -52,7 +52,7 @@ def _bridge_jar(d: Path, timeout: float) -> tuple[Path | None, str]:
             src = tf.extractfile(member)
             assert src is not None
             d.mkdir(parents=True, exist_ok=True)
-            part = d / (JAR + ".part")
+            part = d / f"{JAR}.{os.getpid()}.part"  # xdist workers may fetch at once: each its own part file
             with src, open(part, "wb") as dst:
                 shutil.copyfileobj(src, dst)
             part.replace(jar)

@@ -20,6 +20,7 @@ import pytest
 from lakestruct import paimon
 
 HERE = Path(__file__).resolve().parent
+pytestmark = pytest.mark.xdist_group("paimon-java")  # one worker runs the module-scoped writer once
 FORMATS = ("avro", "orc", "parquet")
 MAGIC = {"avro": (b"Obj\x01", b"Obj\x01"), "orc": (b"ORC", b"ORC"), "parquet": (b"PAR1", b"PAR1")}
 

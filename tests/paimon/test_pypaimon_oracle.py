@@ -14,6 +14,7 @@ from lakestruct import paimon
 from lakestruct.errors import FormatError
 
 HERE = Path(__file__).resolve().parent
+pytestmark = pytest.mark.xdist_group("pypaimon")  # one worker runs the module-scoped writer once
 SEED = "generated-seed1/paimon/tables"
 
 
