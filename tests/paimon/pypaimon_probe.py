@@ -4,6 +4,7 @@ independent reader of Paimon tables, and the writer of the bench's table. Import
     python pypaimon_probe.py scan TABLE_DIR [REPEAT]   # JSON: live files and deletion vectors; best scan-planning times
     python pypaimon_probe.py make WAREHOUSE COMMITS    # writes WAREHOUSE/bench.db/t: COMMITS appends into 8 partitions
     python pypaimon_probe.py evolve WAREHOUSE          # writes WAREHOUSE/evo.db/t: one commit under each of 3 schemas
+    python pypaimon_probe.py external ROOT             # writes ROOT/wh/x.db/t with data files under ROOT/ext1, ROOT/ext2
 """
 
 from __future__ import annotations
@@ -115,6 +116,37 @@ def evolve(warehouse: str) -> None:
          "primary_keys": list(s.primary_keys)} for s in schemas]}))
 
 
+def external(root: str) -> None:
+    """An append table with row tracking and deletion vectors whose data files go to two external directories
+    (``data-file.external-paths``, round-robin) and whose DV index files go beside them
+    (``index-file-in-data-file-dir``): Paimon records both locations as Hadoop paths (``file:/...``)."""
+    import pyarrow as pa
+    from pypaimon import CatalogFactory, Schema
+    from pypaimon.write.table_delete import TableDeleteByRowId
+
+    cat = CatalogFactory.create({"warehouse": os.path.join(root, "wh")})
+    cat.create_database("x", True)
+    schema = pa.schema([("id", pa.int64()), ("v", pa.string()), ("p", pa.string())])
+    opts = {"row-tracking.enabled": "true", "data-evolution.enabled": "true", "deletion-vectors.enabled": "true",
+            "data-file.external-paths": f"file://{root}/ext1,file://{root}/ext2",
+            "data-file.external-paths.strategy": "round-robin", "index-file-in-data-file-dir": "true"}
+    cat.create_table("x.t", Schema.from_pyarrow_schema(schema, partition_keys=["p"], options=opts), True)
+
+    def commit(messages: list) -> None:
+        cm = cat.get_table("x.t").new_batch_write_builder().new_commit()
+        cm.commit(messages)
+        cm.close()
+
+    for c in range(2):
+        w = cat.get_table("x.t").new_batch_write_builder().new_write()
+        ids = list(range(c * 1000, c * 1000 + 1000))
+        w.write_arrow(pa.table({"id": ids, "v": [f"v{i}" for i in ids], "p": [f"p{i % 2}" for i in ids]}, schema=schema))
+        commit(w.prepare_commit())
+        w.close()
+    commit(TableDeleteByRowId(cat.get_table("x.t")).delete([*range(10, 400, 7), 1500, 1999]))
+    print(json.dumps({"table": os.path.join(root, "wh", "x.db", "t")}))
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "scan":
         print(json.dumps(scan(sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 1)))
@@ -122,5 +154,7 @@ if __name__ == "__main__":
         make(sys.argv[2], int(sys.argv[3]))
     elif sys.argv[1] == "evolve":
         evolve(sys.argv[2])
+    elif sys.argv[1] == "external":
+        external(sys.argv[2])
     else:
         sys.exit(f"unknown mode {sys.argv[1]}")

@@ -125,3 +125,36 @@ def test_schema_evolution_cli(evolved: tuple[Path, dict]) -> None:
         data = _stats_from_data(str(table / row["path"]))
         assert list(row["value_stats"]) == list(data)
         assert {c: v["null_count"] for c, v in row["value_stats"].items()} == {c: v[2] for c, v in data.items()}
+
+
+def test_external_data_paths_and_external_index_files(pypaimon: Path, tmp_path: Path) -> None:
+    """Data files in two external directories, and DV index files there too, both recorded as ``file:/...``
+    Hadoop paths: lakestruct opens them where they are; files, rows and deleted positions equal pypaimon's."""
+    import pyarrow.parquet as pq
+
+    out = subprocess.run([str(pypaimon), str(HERE / "pypaimon_probe.py"), "external", str(tmp_path)], capture_output=True,
+                         text=True, timeout=300, check=False)
+    assert out.returncode == 0, out.stderr[-2000:]
+    table = Path(json.loads(out.stdout.strip().splitlines()[-1])["table"])
+    t = paimon.open_table(table)
+    live = t.live_files()
+    assert all(f.file.external_path and f.file.external_path.startswith("file:/") for f in live)
+    assert {Path(f.path).relative_to(tmp_path).parts[0] for f in live} == {"ext1", "ext2"}  # round-robin over both
+    for f in live:
+        assert pq.ParquetFile(f.path).metadata.num_rows == f.row_count  # the path is the real local file
+    with_dv = [f for f in live if f.deletion_file is not None]
+    for f in with_dv:  # in an external directory too, under the data file's partition and bucket
+        where = Path(f.deletion_file.path)
+        assert where.is_file() and where.relative_to(tmp_path).parts[0] in ("ext1", "ext2")
+        assert where.parent.parts[-2:] == Path(f.path).parent.parts[-2:]
+    assert with_dv
+    assert all(e.index_file.external_path for e in t.index_entries())
+    dvs = t.deletion_vectors(files=live)
+    scan = subprocess.run([str(pypaimon), str(HERE / "pypaimon_probe.py"), "scan", str(table)], capture_output=True, text=True,
+                          timeout=300, check=False)
+    assert scan.returncode == 0, scan.stderr[-2000:]
+    theirs = {f["file_name"]: f for f in json.loads(scan.stdout)["files"]}
+    assert sorted(theirs) == sorted(f.file.file_name for f in live)
+    for f in live:
+        assert theirs[f.file.file_name]["positions"] == (dvs[f.path].tolist() if f.path in dvs else None)
+    assert sum(len(v) for v in dvs.values()) == 58

@@ -332,3 +332,16 @@ def test_partition_paths() -> None:
     assert paimon.partition_path({"dt": "2024-01-01", "h": 3}) == "dt=2024-01-01/h=3"
     assert paimon.partition_path({"a": None, "b": ""}) == "a=__DEFAULT_PARTITION__/b=__DEFAULT_PARTITION__"
     assert paimon.partition_path({"s": "a/b:c%"}) == "s=a%2Fb%3Ac%25"
+
+
+def test_external_locations_from_hadoop_paths() -> None:
+    # Paimon records external paths as Hadoop path strings: their local forms become local paths; URLs stay
+    from lakestruct.paimon.read import external_location
+
+    assert external_location("file:/data/ext/p=1/bucket-0/f.parquet") == "/data/ext/p=1/bucket-0/f.parquet"
+    assert external_location("file:///data/f.parquet") == "/data/f.parquet"
+    assert external_location("file://localhost/data/f.parquet") == "/data/f.parquet"
+    assert external_location("file://otherhost/data/f.parquet") == "file://otherhost/data/f.parquet"
+    assert external_location("s3://bucket/ext/f.parquet") == "s3://bucket/ext/f.parquet"
+    assert external_location("oss://bucket/f") == "oss://bucket/f"
+    assert external_location("file:relative/f") == "file:relative/f"

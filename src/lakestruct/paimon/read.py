@@ -72,6 +72,19 @@ def _is_url(path: str) -> bool:
     return bool(sep) and len(scheme) > 1
 
 
+def external_location(path: str) -> str:
+    """An ``_EXTERNAL_PATH`` as a location lakestruct opens: Paimon records Hadoop path strings, whose local form is
+    ``file:/dir/f`` (one slash, not a URL fsspec or ``open`` take), so ``file:/x``, ``file:///x`` and
+    ``file://localhost/x`` become the local path ``/x``; other URLs (``s3://``, ``oss://``, ...) stay as they are."""
+    if not path.startswith("file:"):
+        return path
+    rest = path[len("file:") :]
+    if rest.startswith("//"):
+        host, sep, tail = rest[2:].partition("/")
+        return "/" + tail if host in ("", "localhost") and sep else path
+    return rest if rest.startswith("/") else path
+
+
 def _join(root: str, *parts: str) -> str:
     out = root.rstrip("/")
     for p in parts:
@@ -813,7 +826,7 @@ class Table:
     def data_file_path(self, entry: ManifestEntry, partition: dict[str, Any] | None = None, schema: Schema | None = None) -> str:
         """Where a data file is: its external path, or ``<table>/[<partition>/]bucket-<n>/<file name>``."""
         if entry.file.external_path:
-            return entry.file.external_path
+            return external_location(entry.file.external_path)
         part = partition if partition is not None else self.decode_partition(entry.partition, schema)
         return _join(self.bucket_dir(part, entry.bucket, schema), entry.file.file_name)
 
@@ -822,7 +835,7 @@ class Table:
         ``index-file-in-data-file-dir``."""
         meta = entry.index_file
         if meta.external_path:
-            return meta.external_path
+            return external_location(meta.external_path)
         s = schema or self.schema()
         if s.options.get("index-file-in-data-file-dir", "false").lower() == "true":
             return _join(self.bucket_dir(self.decode_partition(entry.partition, s), entry.bucket, s), meta.file_name)
@@ -958,7 +971,7 @@ class Table:
             part = self.decode_partition(e.partition, schema)
             f = e.file
             if f.external_path:
-                path = f.external_path
+                path = external_location(f.external_path)
             else:
                 d = dirs.get((e.partition, e.bucket))
                 if d is None:
