@@ -520,7 +520,7 @@ def _text(v: Any) -> str:
     if isinstance(v, bytes):
         return v.hex()
     if isinstance(v, datetime.timedelta):  # TIME
-        total = int(v.total_seconds() * 1000)
+        total = v // datetime.timedelta(milliseconds=1)  # exact integer milliseconds
         h, rem = divmod(total, 3_600_000)
         m, rem = divmod(rem, 60_000)
         s, ms = divmod(rem, 1000)

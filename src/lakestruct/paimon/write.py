@@ -55,6 +55,7 @@ __all__ = [
 #: Largest position of a 32-bit Paimon deletion vector (``RoaringBitmap32.MAX_VALUE``).
 MAX_POSITION32 = 2**31 - 1
 _EPOCH = datetime.date(1970, 1, 1)
+_MILLI = datetime.timedelta(milliseconds=1)
 #: Decimal arithmetic exact for 38-digit unscaled values (the default context rounds to 28 digits).
 _CTX = Context(prec=40)
 
@@ -107,7 +108,7 @@ class _Layout:
         elif r == "DATE":
             struct.pack_into("<i", b, at, (v - _EPOCH).days if isinstance(v, datetime.date) else int(v))
         elif r == "TIME":
-            ms = int(v.total_seconds() * 1000) if isinstance(v, datetime.timedelta) else int(v)
+            ms = v // _MILLI if isinstance(v, datetime.timedelta) else int(v)  # exact: total_seconds() * 1000 can round down
             struct.pack_into("<i", b, at, ms)
         elif r == "BIGINT":
             struct.pack_into("<q", b, at, v)
