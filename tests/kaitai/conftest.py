@@ -216,6 +216,9 @@ def assert_value(v: Any, o: Any, where: str) -> None:
         if isinstance(v, str):  # a recursive type: JSON text
             assert v.startswith("{"), where
             return
+        if isinstance(v, dict) and set(v) == {"__present"}:  # a type with no fields: only the marker, true
+            assert v["__present"] is True, where
+            return
         if isinstance(v, dict) and v and not any(hasattr(o, k) for k in v if not k.startswith("__") and v[k] is not None):
             # a switch struct: exactly one case set, named after the object's class
             set_ = [k for k, x in v.items() if x is not None]

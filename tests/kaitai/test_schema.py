@@ -154,6 +154,29 @@ def _check_spec(spec: Spec) -> None:
             for name in root.instances:
                 assert name in names or name + "_" in names, (spec.id, name)
         pa.schema(schema)  # a valid Arrow schema
+        assert not _empty_structs(schema), (spec.id, _empty_structs(schema))  # Parquet and ORC refuse them
+
+
+def _empty_structs(t: Any, path: str = "") -> list[str]:
+    if isinstance(t, pa.Schema):
+        return [p for f in t for p in _empty_structs(f.type, f.name)]
+    if pa.types.is_struct(t):
+        return [path] if t.num_fields == 0 else [p for f in t for p in _empty_structs(f.type, f"{path}.{f.name}")]
+    if pa.types.is_list(t):
+        return _empty_structs(t.value_type, path + "[]")
+    return []
+
+
+def test_a_type_without_fields_becomes_a_present_marker(gallery_specs: dict[str, Spec], tmp_path: Path) -> None:
+    # pcap's ipv4/ipv6 `no_next_header` has no fields: a struct with one true `__present` column, so the
+    # table can be written to Parquet
+    schema = gallery_specs["pcap"].schema(root="packets")
+    ip = schema.field("body").type.field("ethernet_frame").type.field("body").type.field("ipv4_packet").type
+    marker = ip.field("body").type.field("body").type.field("no_next_header").type
+    assert [(f.name, f.type) for f in marker] == [("__present", pa.bool_())]
+    import pyarrow.parquet as pq
+
+    pq.write_table(schema.empty_table(), tmp_path / "empty.parquet")  # an empty struct would raise here
 
 
 def test_every_project_spec_derives_a_schema(project_specs: dict[str, Spec]) -> None:

@@ -239,8 +239,18 @@ def test_s3_reads_are_ranges_a_small_fraction_of_a_large_parquet_file(spark: Any
 
 
 def test_nothing_depends_on_driver_only_state_local_cluster(demo_lake: Path, corpus: Path, tmp_path: Path) -> None:
-    """Separate executor JVMs (and their Python workers): rows equal the plain loop."""
+    """Separate executor JVMs (and their Python workers): rows equal the plain loop, for every lake source, for
+    paimon_files over Paimon tables and for the kaitai source over pcap files (all written to Parquet)."""
+    from tests.kaitai.conftest import write_pcap
+
     paths = [str(demo_lake), str(corpus / "generated-seed1" / "iceberg")]
+    paimon_tables = [str(corpus / "generated-seed1" / "paimon" / "tables")]
+    captures = tmp_path / "captures"
+    captures.mkdir()
+    for i in range(4):
+        write_pcap(captures / f"c{i}.pcap", n=10 + i)
+    gallery = corpus / "kaitai-formats"
+    kaitai = {"spec": str(gallery / "network/pcap.ksy"), "import_path": str(gallery), "root": "packets"}
     out = tmp_path / "cluster"
     script = f"""
 import json, sys
@@ -249,6 +259,9 @@ spark = session("local-cluster[2,1,1024]", app_name="lakestruct-local-cluster")
 assert spark.sparkContext.master.startswith("local-cluster")
 for name in {LAKE_SOURCES!r}:
     spark.read.format(name).option("min_partitions", "4").load({paths!r}).write.mode("overwrite").parquet({str(out)!r} + "/" + name)
+spark.read.format("paimon_files").option("min_partitions", "4").load({paimon_tables!r}).write.parquet({str(out)!r} + "/paimon_tables")
+packets = spark.read.format("kaitai").options(**{kaitai!r}).option("min_partitions", "4").load({str(captures)!r})
+packets.write.parquet({str(out)!r} + "/kaitai")  # a type with no fields must not stop the Parquet writer
 spark.stop()
 """
     env = {**os.environ, "PYSPARK_PYTHON": sys.executable, "SPARK_LOCAL_IP": "127.0.0.1"}
@@ -256,6 +269,17 @@ spark.stop()
     assert proc.returncode == 0, proc.stderr[-4000:]
     for name in LAKE_SOURCES:
         assert normalized(_table(out, name)) == normalized(plain(name, paths)), name
+    tables = normalized(_table(out, "paimon_tables"))
+    assert len(tables) > 10 and tables == normalized(plain("paimon_files", paimon_tables))
+    from lakestruct.spark.rowsource import prepared_options
+
+    src = source("kaitai")
+    prepared = prepared_options(src, kaitai)
+    mine = pa.Table.from_batches(list(plain_loop(src, [str(captures)], kaitai)), schema=full_schema(src, prepared)).to_pylist()
+    packets = _table(out, "kaitai")
+    assert len(packets) == 10 + 11 + 12 + 13
+    key = lambda r: (r["file"], r["__index"])  # noqa: E731
+    assert sorted(packets, key=key) == sorted(mine, key=key)
 
 
 def test_missing_java_is_one_clear_line(tmp_path: Path) -> None:

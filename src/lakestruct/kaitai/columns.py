@@ -133,7 +133,7 @@ class Columns:
         parts: list[tuple[Field, Build, Build | None]] = [(f, self.build(f.node), self.raw_build(f.node)) for f in n.fields]
         plain = [f.attr for f in n.fields if not f.instance]
         optional: set[str] = set()  # fields found missing on some object
-        positions = n.positions
+        positions, marker = n.positions, n.marker
 
         def columns(objs: Sequence[Any]) -> dict[str, Sequence[Any]]:
             got: dict[str, Sequence[Any]] = {}
@@ -167,14 +167,15 @@ class Columns:
                 dicts = [o.__dict__ for o in objs]
                 out.append(pa.array([d.get("_ls_off") for d in dicts], pa.int64()))
                 out.append(pa.array([d.get("_ls_size") for d in dicts], pa.int64()))
+            if marker:
+                out.append(pa.array([True] * len(objs), pa.bool_()))
             return out
 
         return children
 
     def _struct(self, n: Node) -> Build:
         children = self._fields(n)
-        fields = list(n.arrow)
-        empty = not fields
+        fields = list(n.arrow)  # never empty: a type without fields gets the __present marker
 
         def struct(vals: Sequence[Any]) -> Any:
             present = list(filter(_is_value, vals))
@@ -183,7 +184,7 @@ class Columns:
             m = len(present)
             if not m:
                 return self.nulls(n, len(vals))
-            arr = pa.array([{}] * m, n.arrow) if empty else pa.StructArray.from_arrays(children(present), fields=fields)
+            arr = pa.StructArray.from_arrays(children(present), fields=fields)
             if m == len(vals):
                 return arr
             return arr.take(_spread(vals))

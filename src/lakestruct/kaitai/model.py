@@ -232,6 +232,9 @@ class Node:
     elem: Node | None = None  # array item; enum: the raw integer node
     fields: list[Field] = field(default_factory=list)  # struct fields / switch cases
     positions: bool = False
+    #: a struct of a type with no fields (and no positions asked): one ``__present`` column, true where the type
+    #: was parsed, because Parquet, ORC and Spark's writers refuse a struct with no fields
+    marker: bool = False
     #: switch cases: field name -> what the value must be (a TypeDef, or a Python kind: int, float, str, bytes, bool)
     case_match: dict[str, Any] = field(default_factory=dict)
 
@@ -256,6 +259,7 @@ class Field:
 
 POS_FIELDS = (("__offset", "absolute byte offset of the structure in the file (null inside processed data)"),
               ("__size", "bytes its fields span"))  # fmt: skip
+MARKER_FIELD = ("__present", "true: the structure was parsed (its type has no fields; Parquet refuses an empty struct)")
 
 
 def _arrow_fields(fields: list[Field], positions: bool) -> list[Any]:
@@ -538,7 +542,11 @@ class _Builder:
         for name, inst in t.instances.items():
             if self.wants(t, name):
                 n.fields.append(Field(name, name, self.attr_node(t, inst, stack), _doc(t, inst), instance=True))
-        n.arrow = pa.struct(_arrow_fields(n.fields, self.positions))
+        fields = _arrow_fields(n.fields, self.positions)
+        if not fields:
+            n.marker = True
+            fields = [pa.field(MARKER_FIELD[0], pa.bool_(), metadata={"doc": MARKER_FIELD[1]})]
+        n.arrow = pa.struct(fields)
         return n
 
 

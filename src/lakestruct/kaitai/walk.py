@@ -93,7 +93,7 @@ class Walker:
         for f in n.fields:
             items.append((f.attr, f.name, self.conv(f.node), f.name + "__raw" if f.node.raw_arrow is not None else None,
                           self._raw_conv(f.node), f.instance))  # fmt: skip
-        positions = n.positions
+        positions, marker = n.positions, n.marker
         instance_value = self._instance
 
         def conv(obj: Any) -> dict[str, Any]:
@@ -116,6 +116,8 @@ class Walker:
                 od = obj.__dict__
                 d["__offset"] = od.get("_ls_off")
                 d["__size"] = od.get("_ls_size")
+            if marker:
+                d["__present"] = True
             return d
 
         return conv
