@@ -43,25 +43,19 @@ cdef inline uint64_t rd64(const uint8_t* b, Py_ssize_t p) noexcept nogil:
 
 KIND_NAMES = ("array", "bitmap", "run")
 
-# Array containers of at most SMALL values are filled without a branch on their count (see small64)
+# Array containers of at most SMALL values are filled without a branch on their count (see small_fill)
 cdef enum:
     SMALL = 4
 
 
-cdef inline bint small64(const uint8_t* b, Py_ssize_t pos, Py_ssize_t card, uint64_t hi, uint64_t* o) noexcept nogil:
+ctypedef fused slot_t:  # the output's element: uint64 (64-bit bitmaps, 32-bit ones decoded wide) or uint32
+    uint32_t
+    uint64_t
+
+
+cdef inline bint small_fill(const uint8_t* b, Py_ssize_t pos, Py_ssize_t card, slot_t hi, slot_t* o) noexcept nogil:
     """Write the values of an array container of 1..SMALL values (SMALL slots: those past ``card`` hold junk that the
     next container overwrites) and return whether they fail to ascend strictly (branch-free on ``card``)."""
-    cdef uint64_t word = rd64(b, pos)  # the four u16 slots in one load
-    cdef uint32_t v0 = word & 0xFFFF, v1 = (word >> 16) & 0xFFFF, v2 = (word >> 32) & 0xFFFF, v3 = word >> 48
-    o[0] = hi | v0
-    o[1] = hi | v1
-    o[2] = hi | v2
-    o[3] = hi | v3
-    return ((card > 1) & (v1 <= v0)) | ((card > 2) & (v2 <= v1)) | ((card > 3) & (v3 <= v2))
-
-
-cdef inline bint small32(const uint8_t* b, Py_ssize_t pos, Py_ssize_t card, uint32_t hi, uint32_t* o) noexcept nogil:
-    """``small64`` writing uint32."""
     cdef uint64_t word = rd64(b, pos)  # the four u16 slots in one load
     cdef uint32_t v0 = word & 0xFFFF, v1 = (word >> 16) & 0xFFFF, v2 = (word >> 32) & 0xFFFF, v3 = word >> 48
     o[0] = hi | v0
@@ -373,7 +367,7 @@ cdef class _Walker:
                 # 1..4 values (sparse deletes: almost every container): four slots written and checked without a
                 # branch on the count; the slots past the count are overwritten next (the output has SMALL - 1
                 # spare slots at its end)
-                if small64(b, pos, card, hi, out + k):
+                if small_fill(b, pos, card, hi, out + k):
                     self.k = k
                     self.array_order(pos, card, i)
                 k += card
@@ -458,7 +452,7 @@ cdef Py_ssize_t _fill32(_Walker w, out_t* out, uint64_t key, Py_ssize_t hdr, Py_
                     k += 1
             pos += 2 + 4 * nr
         elif card <= SMALL and pos + 2 * SMALL <= n:  # as in _Walker.fill32
-            if small32(b, pos, card, <uint32_t>(hi & 0xFFFFFFFF), out + k):
+            if small_fill(b, pos, card, <out_t>(hi & 0xFFFFFFFF), out + k):
                 w.k = k
                 w.array_order(pos, card, i)
             k += card
