@@ -17,6 +17,19 @@ settings.register_profile("ci", max_examples=200, deadline=None, suppress_health
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """On an xdist worker under ``--dist loadgroup``, xdist has suffixed each grouped test's id with ``@group``; if a
+    pytest/xdist pairing stops doing that, groups scatter over the workers (two Spark sessions, oracle writers racing
+    on their caches): fail the run instead."""
+    if not getattr(config.option, "loadgroup", False):
+        return
+    lost = [i.nodeid for i in items if i.get_closest_marker("xdist_group") is not None and "@" not in i.nodeid]
+    if lost:
+        raise pytest.UsageError(f"xdist_group is not applied by this pytest/pytest-xdist pair (e.g. {lost[0]}); "
+                                "see the pytest pin in pyproject.toml")
+
+
 #: resolved once, at collection: a test that changes the working directory must not move a relative LAKESTRUCT_SHARED
 _SHARED = Path(os.environ.get("LAKESTRUCT_SHARED", REPO.parent / "shared")).resolve()
 

@@ -13,6 +13,7 @@ index, ...): tests skip with that reason. Nothing of Paimon Java is committed or
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import importlib.util
 import os
@@ -82,6 +83,13 @@ def paimon_java(*, timeout: float = 900) -> tuple[list[str] | None, str]:
     if not hadoop:
         return None, reason
     d = cache_dir()
+    d.mkdir(parents=True, exist_ok=True)
+    with open(d / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # processes asking at once wait for one to fetch and compile
+        return _prepare(d, java, javac, hadoop, timeout)
+
+
+def _prepare(d: Path, java: str, javac: str, hadoop: list[Path], timeout: float) -> tuple[list[str] | None, str]:
     try:
         jar, reason = _bridge_jar(d, timeout)
     except (OSError, subprocess.TimeoutExpired, tarfile.TarError) as e:

@@ -25,8 +25,20 @@ def venv_dir() -> Path:
 
 
 def pypaimon_python(*, create: bool = True, timeout: float = 900) -> tuple[Path | None, str]:
-    """(interpreter of a venv where ``import pypaimon`` works, "") or (None, why not)."""
+    """(interpreter of a venv where ``import pypaimon`` works, "") or (None, why not). Creation holds a lock beside
+    the venv, so processes asking at once (xdist workers, a bench) wait for one to build it."""
     d = venv_dir()
+    if not create:
+        return _pypaimon_python(d, create, timeout)
+    import fcntl
+
+    d.parent.mkdir(parents=True, exist_ok=True)
+    with open(d.parent / (d.name + ".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _pypaimon_python(d, create, timeout)
+
+
+def _pypaimon_python(d: Path, create: bool, timeout: float) -> tuple[Path | None, str]:
     py = d / "bin" / "python"
     ok = d / ".lakestruct-ok"
     if ok.is_file() and py.is_file():
