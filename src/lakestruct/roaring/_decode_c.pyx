@@ -64,9 +64,8 @@ cdef inline bint small_fill(const uint8_t* b, Py_ssize_t pos, Py_ssize_t card, s
     o[3] = hi | v3
     return ((card > 1) & (v1 <= v0)) | ((card > 2) & (v2 <= v1)) | ((card > 3) & (v3 <= v2))
 
-# The output is uint64 (64-bit bitmaps, or 32-bit ones decoded wide; ``_Walker.fill32``) or uint32 (32-bit
-# bitmaps; ``_fill32``, the same loop).
-ctypedef uint32_t out_t
+# The output is uint64 (64-bit bitmaps, or 32-bit ones decoded wide) or uint32 (32-bit bitmaps decoded narrow):
+# ``_fill`` is compiled for both (``slot_t``).
 
 
 
@@ -344,56 +343,9 @@ cdef class _Walker:
     cdef Py_ssize_t fill32(self, Py_ssize_t p, uint64_t key, Py_ssize_t hdr, Py_ssize_t size, bint has_runs,
                            Py_ssize_t flags_pos, Py_ssize_t body) except -1:
         """Pass 2: write every value; array order is the one check left."""
-        cdef const uint8_t* b = self.b
-        cdef uint64_t* out = self.out
-        cdef Py_ssize_t k = self.k, pos = body, i, j, card, nr, n = self.n
-        cdef uint64_t hi, word
-        cdef uint32_t v, prev, rs, rl
-        if self.out32 != NULL:  # a 32-bit bitmap decoded narrow: the same loop, writing uint32
-            return _fill32(self, self.out32, key, hdr, size, has_runs, flags_pos, body)
-        for i in range(size):
-            hi = (key << 32) | (<uint64_t>rd16(b, hdr + 4 * i) << 16)
-            card = <Py_ssize_t>rd16(b, hdr + 4 * i + 2) + 1
-            if has_runs and (b[flags_pos + i // 8] >> (i % 8)) & 1:
-                nr = rd16(b, pos)
-                for j in range(nr):
-                    rs = rd16(b, pos + 2 + 4 * j)
-                    rl = rd16(b, pos + 4 + 4 * j)
-                    for v in range(rs, rs + rl + 1):
-                        out[k] = hi | v
-                        k += 1
-                pos += 2 + 4 * nr
-            elif card <= SMALL and pos + 2 * SMALL <= n:
-                # 1..4 values (sparse deletes: almost every container): four slots written and checked without a
-                # branch on the count; the slots past the count are overwritten next (the output has SMALL - 1
-                # spare slots at its end)
-                if small_fill(b, pos, card, hi, out + k):
-                    self.k = k
-                    self.array_order(pos, card, i)
-                k += card
-                pos += 2 * card
-            elif card <= 4096:
-                prev = 0
-                for j in range(card):
-                    v = rd16(b, pos + 2 * j)
-                    if j > 0 and v <= prev:
-                        self.k = k
-                        raise self.err(FormatError, f"array value {v} does not follow {prev} in strictly ascending order",
-                                       "roaring32.array-order", f"{self.hd()}containers[{i}].values[{j}]", pos + 2 * j)
-                    out[k] = hi | v
-                    k += 1
-                    prev = v
-                pos += 2 * card
-            else:
-                for j in range(1024):
-                    word = rd64(b, pos + 8 * j)
-                    while word:
-                        out[k] = hi | <uint64_t>(64 * j + ls_ctz64(word))
-                        k += 1
-                        word &= word - 1
-                pos += 8192
-        self.k = k
-        return pos
+        if self.out32 != NULL:  # a 32-bit bitmap decoded narrow
+            return _fill(self, self.out32, key, hdr, size, has_runs, flags_pos, body)
+        return _fill(self, self.out, key, hdr, size, has_runs, flags_pos, body)
 
     cdef Py_ssize_t bitmap64(self) except -1:
         cdef const uint8_t* b = self.b
@@ -432,9 +384,9 @@ cdef class _Walker:
         return p
 
 
-cdef Py_ssize_t _fill32(_Walker w, out_t* out, uint64_t key, Py_ssize_t hdr, Py_ssize_t size, bint has_runs,
-                        Py_ssize_t flags_pos, Py_ssize_t body) except -1:
-    """The fill loop of ``_Walker.fill32``, writing uint32 (a 32-bit bitmap decoded narrow)."""
+cdef Py_ssize_t _fill(_Walker w, slot_t* out, uint64_t key, Py_ssize_t hdr, Py_ssize_t size, bint has_runs,
+                      Py_ssize_t flags_pos, Py_ssize_t body) except -1:
+    """The fill loop of ``_Walker.fill32``, writing uint64 or, for a 32-bit bitmap decoded narrow (key 0), uint32."""
     cdef const uint8_t* b = w.b
     cdef Py_ssize_t k = w.k, pos = body, i, j, card, nr, n = w.n
     cdef uint64_t hi, word
@@ -448,11 +400,14 @@ cdef Py_ssize_t _fill32(_Walker w, out_t* out, uint64_t key, Py_ssize_t hdr, Py_
                 rs = rd16(b, pos + 2 + 4 * j)
                 rl = rd16(b, pos + 4 + 4 * j)
                 for v in range(rs, rs + rl + 1):
-                    out[k] = <out_t>(hi | v)
+                    out[k] = <slot_t>(hi | v)
                     k += 1
             pos += 2 + 4 * nr
-        elif card <= SMALL and pos + 2 * SMALL <= n:  # as in _Walker.fill32
-            if small_fill(b, pos, card, <out_t>(hi & 0xFFFFFFFF), out + k):
+        elif card <= SMALL and pos + 2 * SMALL <= n:
+            # 1..4 values (sparse deletes: almost every container): four slots written and checked without a branch
+            # on the count; the slots past the count are overwritten next (the output has SMALL - 1 spare slots at
+            # its end)
+            if small_fill(b, pos, card, <slot_t>hi, out + k):
                 w.k = k
                 w.array_order(pos, card, i)
             k += card
@@ -465,7 +420,7 @@ cdef Py_ssize_t _fill32(_Walker w, out_t* out, uint64_t key, Py_ssize_t hdr, Py_
                     w.k = k
                     raise w.err(FormatError, f"array value {v} does not follow {prev} in strictly ascending order",
                                 "roaring32.array-order", f"{w.hd()}containers[{i}].values[{j}]", pos + 2 * j)
-                out[k] = <out_t>(hi | v)
+                out[k] = <slot_t>(hi | v)
                 k += 1
                 prev = v
             pos += 2 * card
@@ -473,7 +428,7 @@ cdef Py_ssize_t _fill32(_Walker w, out_t* out, uint64_t key, Py_ssize_t hdr, Py_
             for j in range(1024):
                 word = rd64(b, pos + 8 * j)
                 while word:
-                    out[k] = <out_t>(hi | <uint64_t>(64 * j + ls_ctz64(word)))
+                    out[k] = <slot_t>(hi | <uint64_t>(64 * j + ls_ctz64(word)))
                     k += 1
                     word &= word - 1
             pos += 8192
