@@ -32,13 +32,13 @@ def _max_positions(text: str) -> int | None:
     return n
 
 
-def add_max_positions(parser: argparse.ArgumentParser) -> None:
+def add_max_positions(parser: argparse.ArgumentParser, per: str = "file") -> None:
     parser.add_argument(
         "--max-positions",
         type=_max_positions,
         default=CLI_MAX_POSITIONS,
         metavar="N",
-        help=f"decode at most N deleted positions per file (default {CLI_MAX_POSITIONS:,} = 2^24, 128 MiB; "
+        help=f"decode at most N deleted positions per {per} (default {CLI_MAX_POSITIONS:,} = 2^24, 128 MiB; "
         "'none' for no limit); more exit 1 with roaring.max-positions",
     )
 

@@ -14,24 +14,11 @@ from ..errors import LimitError, UsageError
 from ..paimon.fileindex import OPS
 from ..paimon.indexes import parse_value
 from ._table import render_table
+from .deletes import add_max_positions, explain_limit
 
 __all__ = ["register"]
 
 SHOWN_ROWS = 20
-#: Positions ``dv`` decodes per table unless ``--max-positions`` says otherwise: 2^24 (128 MiB of int64).
-CLI_MAX_POSITIONS = 1 << 24
-
-
-def _max_positions(text: str) -> int | None:
-    if text.lower() in ("none", "unlimited"):
-        return None
-    try:
-        n = int(text)
-    except ValueError:
-        n = 0
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer or 'none', not {text!r}")
-    return n
 
 
 def register(sub: Any) -> None:
@@ -54,9 +41,7 @@ def register(sub: Any) -> None:
             s.add_argument("--all", action="store_true", help="every schema version of the table, oldest first")
         if name == "dv":
             s.add_argument("--all", action="store_true", help=f"show every deleted row (default: the first {SHOWN_ROWS})")
-            s.add_argument("--max-positions", type=_max_positions, default=CLI_MAX_POSITIONS, metavar="N",
-                           help=f"decode at most N deleted positions per index file (default {CLI_MAX_POSITIONS:,} = 2^24; 'none' "
-                           "for no limit); more exit 1 with roaring.max-positions")
+            add_max_positions(s, per="index file")  # the deletes commands' option
         if name == "index":
             s.add_argument("--file", metavar="NAME", help="a live data file (its name or path): list its file index, or probe it with "
                            "--column and --value")
@@ -197,9 +182,7 @@ def _dv(args: argparse.Namespace) -> int:
     try:
         return _dv_checked(args)
     except LimitError as e:
-        if e.rule == "roaring.max-positions" and "--max-positions" not in e.message:
-            e.message += "; --max-positions N raises the limit ('none' lifts it)"
-        raise
+        raise explain_limit(e) from None
 
 
 def _dv_checked(args: argparse.Namespace) -> int:
