@@ -93,3 +93,15 @@ def test_exit_status(corpus: Path, tmp_path: Path, capsys: pytest.CaptureFixture
     with pytest.raises(SystemExit) as ei:
         main(["paimon", "dv", str(d), "--snapshot", "x"])
     assert ei.value.code == 2
+
+
+def test_dv_position_cap_says_how_to_raise_it(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    table = str(corpus / SEED / "tables" / "de_dv")
+    assert main(["paimon", "dv", table, "--max-positions", "5"]) == 1
+    err = capsys.readouterr().err
+    assert "roaring.max-positions" in err and "--max-positions N raises the limit" in err
+    assert main(["paimon", "dv", table, "--max-positions", "none", "--json"]) == 0
+    capsys.readouterr()
+    with pytest.raises(SystemExit):
+        main(["paimon", "dv", table, "--max-positions", "0"])
+    assert "expected a positive integer or 'none'" in capsys.readouterr().err
