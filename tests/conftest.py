@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import tracemalloc
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -41,6 +43,16 @@ def shared_dir() -> Path:
 def corpus_dir() -> Path | None:
     c = shared_dir() / "corpus"
     return c if c.is_dir() else None
+
+
+@pytest.fixture
+def traced() -> Iterator[None]:
+    """tracemalloc running for the test (peak-memory assertions)."""
+    tracemalloc.start()
+    try:
+        yield
+    finally:
+        tracemalloc.stop()
 
 
 @pytest.fixture(scope="session")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 import tracemalloc
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -70,15 +70,6 @@ def _repro(corpus: Path, name: str) -> Path:
     if not path.is_file():
         pytest.skip(f"{name} is not in this corpus")
     return path
-
-
-@pytest.fixture
-def traced() -> Iterator[None]:
-    tracemalloc.start()
-    try:
-        yield
-    finally:
-        tracemalloc.stop()
 
 
 def test_2gib_blob_is_exactly_the_documented_limit(corpus: Path) -> None:

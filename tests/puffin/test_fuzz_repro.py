@@ -10,7 +10,6 @@ import decimal
 import json
 import math
 import tracemalloc
-from collections.abc import Iterator
 from pathlib import Path
 
 import datasketches as ds
@@ -122,15 +121,6 @@ def test_tiny_theta_bounds(fr: Path, capsys: pytest.CaptureFixture[str]) -> None
 
 
 # -- v4 sketches of 2^24 and 2^27 one-bit deltas behind a few hundred bytes ----------------------------
-@pytest.fixture
-def traced() -> Iterator[None]:
-    tracemalloc.start()
-    try:
-        yield
-    finally:
-        tracemalloc.stop()
-
-
 @pytest.mark.parametrize(("name", "hashes"), [(V4_2P24, 2**24), (V4_2P27, 2**27)])
 def test_v4_delta_bomb_is_refused_before_unpacking(
     fr: Path, name: str, hashes: int, traced: None, capsys: pytest.CaptureFixture[str]

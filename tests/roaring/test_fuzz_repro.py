@@ -8,7 +8,6 @@ a MemoryError under a 3 GB limit). They now write uint32 straight into the outpu
 from __future__ import annotations
 
 import tracemalloc
-from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -28,15 +27,6 @@ def data(corpus: Path) -> bytes:
     if not path.is_file():
         pytest.skip(f"{NAME} is not in this corpus")
     return path.read_bytes()
-
-
-@pytest.fixture
-def traced() -> Iterator[None]:
-    tracemalloc.start()
-    try:
-        yield
-    finally:
-        tracemalloc.stop()
 
 
 def test_the_bitmap_is_what_its_note_says(data: bytes) -> None:
