@@ -53,7 +53,7 @@ def _bridge_jar(d: Path, timeout: float) -> tuple[Path | None, str]:
             src = tf.extractfile(member)
             assert src is not None
             d.mkdir(parents=True, exist_ok=True)
-            part = d / f"{JAR}.{os.getpid()}.part"  # xdist workers may fetch at once: each its own part file
+            part = d / (JAR + ".part")  # the jar appears whole or not at all
             with src, open(part, "wb") as dst:
                 shutil.copyfileobj(src, dst)
             part.replace(jar)
@@ -105,10 +105,7 @@ def _prepare(d: Path, java: str, javac: str, hadoop: list[Path], timeout: float)
         if r.returncode != 0:
             shutil.rmtree(tmp, ignore_errors=True)
             return None, f"javac failed on {SOURCE.name}: {r.stderr.strip()[-400:]}"
-        try:
-            tmp.rename(classes)
-        except OSError:  # another worker finished first
-            shutil.rmtree(tmp, ignore_errors=True)
+        tmp.rename(classes)  # complete classes or none (the lock keeps other processes out meanwhile)
     return [java, "-cp", os.pathsep.join([str(classes), cp]), "PaimonJavaWriter"], ""
 
 
