@@ -42,15 +42,16 @@ __all__ = [
     "roaring",
     "scan",
     "sketches",
+    "tables",
 ]
 
 
 if TYPE_CHECKING:
-    from . import deletes, paimon, parquet, puffin, roaring, scan, sketches
+    from . import deletes, paimon, parquet, puffin, roaring, scan, sketches, tables
 
 #: the format rooms (and ``scan``, which uses them all), imported on first use (``lakestruct.parquet``): a Spark
 #: worker that only plans a read, or a command that reads one format, does not pay for importing every room (~0.35 s)
-_LAZY = frozenset({"deletes", "paimon", "parquet", "puffin", "roaring", "scan", "sketches"})
+_LAZY = frozenset({"deletes", "paimon", "parquet", "puffin", "roaring", "scan", "sketches", "tables"})
 
 
 def __getattr__(name: str) -> Any:
