@@ -194,11 +194,32 @@ def _stdin_source() -> ByteSource:
     return BytesSource(_stdin_data, STDIN_NAME)
 
 
+#: path -> its bytes, read once: :func:`open_source` of a pinned path reads memory (see :func:`pinned`)
+_PINNED: dict[str, bytes] = {}
+
+
+@contextmanager
+def pinned(path: str, data: bytes | None) -> Iterator[None]:
+    """While the block runs, :func:`open_source` of ``path`` (as spelled) reads ``data`` instead of the file:
+    a job that runs several readers over one file (the inventory's one pass) reads its bytes once. ``None``
+    pins nothing (a file too large to hold)."""
+    if data is None:
+        yield
+        return
+    _PINNED[path] = data
+    try:
+        yield
+    finally:
+        _PINNED.pop(path, None)
+
+
 def open_source(src: SourceLike, *, name: str | None = None) -> ByteSource:
     """Turn a path, URL, bytes-like object or binary file object into a ByteSource.
 
     The path ``"-"`` is standard input (see :func:`_stdin_source`); ``./-`` names a file called ``-``.
     """
+    if _PINNED and isinstance(src, str) and src in _PINNED:
+        return BytesSource(_PINNED[src], name or src)
     if isinstance(src, ByteSource):
         return src
     if isinstance(src, (bytes, bytearray, memoryview)):

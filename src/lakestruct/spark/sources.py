@@ -534,10 +534,13 @@ PARQUET_PAGES = RowSource(
 
 from .kaitai_source import KAITAI  # noqa: E402 - any Kaitai spec as a table (docs/kaitai.md)
 from .paimon_source import PAIMON_FILES  # noqa: E402 - Paimon tables (docs/paimon.md)
+from .table_source import DELTA_FILES, ICEBERG_FILES, TABLE_FILES  # noqa: E402 - live files of tables (docs/iceberg.md)
 
 #: every source, by name
 SOURCES: Mapping[str, RowSource] = {
-    s.name: s for s in (LAKE_FILES, PUFFIN, DELETION_VECTORS, PARQUET_CHUNKS, PARQUET_PAGES, KAITAI, PAIMON_FILES)
+    s.name: s
+    for s in (LAKE_FILES, PUFFIN, DELETION_VECTORS, PARQUET_CHUNKS, PARQUET_PAGES, KAITAI, PAIMON_FILES, ICEBERG_FILES, DELTA_FILES,
+              TABLE_FILES)
 }
 
 
