@@ -2,7 +2,7 @@
 
 * Planning: listing the live data files of a table's latest snapshot and the deleted positions of every data file.
   lakestruct: ``open_table`` + ``live_files`` + ``deletion_vectors`` (every manifest merged, partitions decoded, every
-  DV index file read and checked; manifests decoded by the compiled twin ``paimon/_avro_c.pyx`` when it is built).
+  DV index file read and checked; manifests decoded by the compiled twin ``avro/_plan_c.pyx`` when it is built).
   pypaimon 2.1 (in its own environment, tests/paimon/pypaimon_env.py, because it pins pyarrow<20):
   ``new_read_builder().new_scan().plan().splits()`` on a fresh table object, plus
   ``DeletionVector.read`` of each deletion file. Tables: one written by pypaimon for the bench (60 appends into 8
@@ -24,7 +24,7 @@ import numpy as np
 from common import Result, best_of
 
 from lakestruct import deletes, paimon
-from lakestruct.paimon import avroplan
+from lakestruct.avro import plan as avroplan
 
 REPO = Path(__file__).resolve().parent.parent
 PROBE = REPO / "tests" / "paimon" / "pypaimon_probe.py"

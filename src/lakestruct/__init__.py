@@ -35,6 +35,7 @@ __all__ = [
     "UsageError",
     "__version__",
     "twins",
+    "avro",
     "deletes",
     "paimon",
     "parquet",
@@ -47,11 +48,11 @@ __all__ = [
 
 
 if TYPE_CHECKING:
-    from . import deletes, paimon, parquet, puffin, roaring, scan, sketches, tables
+    from . import avro, deletes, paimon, parquet, puffin, roaring, scan, sketches, tables
 
 #: the format rooms (and ``scan``, which uses them all), imported on first use (``lakestruct.parquet``): a Spark
 #: worker that only plans a read, or a command that reads one format, does not pay for importing every room (~0.35 s)
-_LAZY = frozenset({"deletes", "paimon", "parquet", "puffin", "roaring", "scan", "sketches", "tables"})
+_LAZY = frozenset({"avro", "deletes", "paimon", "parquet", "puffin", "roaring", "scan", "sketches", "tables"})
 
 
 def __getattr__(name: str) -> Any:
@@ -65,15 +66,16 @@ def twins() -> dict[str, str]:
     (the pure-Python/NumPy twin, used when the package was built without Cython or a C compiler).
 
     ``roaring``: the Roaring and deletion-vector decoder (``roaring/_decode_c.pyx``); ``thrift``: the
-    Thrift compact decoder behind Parquet footers and page headers (``thrift/_compact_c.pyx``); ``paimon``: the
-    Avro block decoder of Paimon manifests (``paimon/_avro_c.pyx``; the pure twin is fastavro plus the checked
-    conversion). ``lakestruct --version`` prints the same.
+    Thrift compact decoder behind Parquet footers and page headers (``thrift/_compact_c.pyx``); ``avro``: the
+    Avro block decoder of table manifests (``avro/_plan_c.pyx``; the pure twin is fastavro plus the reader's
+    checked conversion), also listed as ``paimon``, the name it had when only Paimon used it. ``lakestruct
+    --version`` prints the same.
     """
-    from .paimon.avroplan import COMPILED as PAIMON_COMPILED
+    from .avro.plan import COMPILED as AVRO_COMPILED
     from .roaring.read import HAVE_C
     from .thrift.typed import COMPILED
 
     def kind(compiled: bool) -> str:
         return "compiled" if compiled else "pure"
 
-    return {"roaring": kind(HAVE_C), "thrift": kind(COMPILED), "paimon": kind(PAIMON_COMPILED)}
+    return {"roaring": kind(HAVE_C), "thrift": kind(COMPILED), "avro": kind(AVRO_COMPILED), "paimon": kind(AVRO_COMPILED)}

@@ -1,8 +1,8 @@
-"""The compiled manifest decoder (``lakestruct.paimon._avro_c`` running ``avroplan`` plans) against the reference
-way (fastavro decoding each record with the writer schema, then read.py's checked conversion): the same models, or
-the same named error, on every corpus manifest and manifest list (pypaimon 2.1, Paimon Java's golden warehouse,
-paimon-rust's 0.9-era files with nullable records), on random manifests fastavro writes under each of their writer
-schemas, on mutated blocks, and on schemas no plan covers."""
+"""The compiled manifest decoder (``lakestruct.avro._plan_c`` running ``lakestruct.avro.plan`` plans for Paimon's
+targets) against the reference way (fastavro decoding each record with the writer schema, then read.py's checked
+conversion): the same models, or the same named error, on every corpus manifest and manifest list (pypaimon 2.1,
+Paimon Java's golden warehouse, paimon-rust's 0.9-era files with nullable records), on random manifests fastavro
+writes under each of their writer schemas, on mutated blocks, and on schemas no plan covers."""
 
 from __future__ import annotations
 
@@ -18,9 +18,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from lakestruct.avro import AvroFile
+from lakestruct.avro import plan as avroplan
 from lakestruct.errors import FormatError
-from lakestruct.paimon import avroplan, read
-from lakestruct.paimon.avro import AvroFile
+from lakestruct.paimon import read
+from lakestruct.paimon.targets import ENTRY, TARGETS
 
 pytestmark = pytest.mark.skipif(not avroplan.COMPILED, reason="the compiled twin is not built (pip install -e .)")
 
@@ -75,7 +77,7 @@ def test_every_corpus_manifest_decodes_compiled(manifests: list[tuple[Path, str]
     for path, target in manifests:
         data = path.read_bytes()
         f = AvroFile(data)
-        plan = avroplan.plan_for(f.raw_schema, target)
+        plan = avroplan.plan_for(f.raw_schema, TARGETS[target])
         assert plan is not None, path  # every writer schema of the corpus is covered
         schemas.add(f.raw_schema)
         for block in f.blocks():  # and the compiled twin decides every block of a valid file
@@ -158,7 +160,7 @@ def test_mutated_blocks_same_models_or_same_error(with_records: list[tuple[Path,
     schema = json.loads(f.raw_schema)
     records = list(read.read_avro_records(path.read_bytes()))
     raw = bytearray(_write(schema, records, "null", 16000))  # uncompressed: a changed byte changes a record
-    start = AvroFile(bytes(raw))._c.pos  # the blocks: counts, records, sync markers
+    start = AvroFile(bytes(raw)).header_size  # the blocks: counts, records, sync markers
     for _ in range(data.draw(st.integers(1, 3))):
         i = data.draw(st.integers(start, len(raw) - 17))
         raw[i] = data.draw(st.integers(0, 255))
@@ -166,7 +168,7 @@ def test_mutated_blocks_same_models_or_same_error(with_records: list[tuple[Path,
     _same(_outcome(raw, target, compiled=True), _outcome(raw, target, compiled=False))
     # the compiled twin alone: a block it decodes is the block the reference decodes
     g = AvroFile(raw)
-    plan = avroplan.plan_for(g.raw_schema, target)
+    plan = avroplan.plan_for(g.raw_schema, TARGETS[target])
     try:
         blocks = list(g.blocks())
     except FormatError:
@@ -200,8 +202,8 @@ def test_uncovered_schemas_have_no_plan_and_read_the_reference_way(manifests: li
         schema = json.loads(json.dumps(base))
         change(schema)
         raw = _write(schema, [fix(r) for r in records], "null", 16000)
-        assert avroplan.compile_spec(schema, avroplan.ENTRY) is None
-        assert avroplan.plan_for(AvroFile(raw).raw_schema, "entry") is None
+        assert avroplan.compile_spec(schema, ENTRY) is None
+        assert avroplan.plan_for(AvroFile(raw).raw_schema, ENTRY) is None
         want = _outcome(raw, "entry", compiled=False)
         _same(_outcome(raw, "entry", compiled=True), want)
         return want
@@ -227,10 +229,10 @@ def test_uncovered_schemas_have_no_plan_and_read_the_reference_way(manifests: li
 def test_plans_refuse_recursive_and_malformed_schemas() -> None:
     recursive = {"type": "record", "name": "ManifestEntry", "fields": [
         {"name": "_KIND", "type": "int"}, {"name": "next", "type": ["null", "ManifestEntry"]}]}
-    assert avroplan.compile_spec(recursive, avroplan.ENTRY) is None
-    assert avroplan.compile_spec({"type": "record", "name": "x", "fields": "nope"}, avroplan.ENTRY) is None
-    assert avroplan.compile_spec(["null", "string"], avroplan.ENTRY) is None
-    assert avroplan.compile_spec({"type": "record", "name": "x", "fields": [{"name": "_KIND", "type": "Unknown"}]}, avroplan.ENTRY) is None
+    assert avroplan.compile_spec(recursive, ENTRY) is None
+    assert avroplan.compile_spec({"type": "record", "name": "x", "fields": "nope"}, ENTRY) is None
+    assert avroplan.compile_spec(["null", "string"], ENTRY) is None
+    assert avroplan.compile_spec({"type": "record", "name": "x", "fields": [{"name": "_KIND", "type": "Unknown"}]}, ENTRY) is None
 
 
 _EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC)
@@ -242,13 +244,13 @@ _EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC)
 def test_timestamp_millis_is_fastavros(ms: int) -> None:
     """The compiled twin builds the creation time's datetime itself: fastavro's epoch + timedelta, or a refusal where
     that overflows."""
-    from lakestruct.paimon import _avro_c  # type: ignore[attr-defined]
+    from lakestruct.avro import _plan_c  # type: ignore[attr-defined]
 
     try:
         want: Any = _EPOCH + datetime.timedelta(microseconds=ms * 1000)
     except OverflowError:
         want = None
-    got = _avro_c.timestamp_millis(ms)
+    got = _plan_c.timestamp_millis(ms)
     assert got == want
     if want is not None:
         assert got.tzinfo is want.tzinfo and (got.year, got.month, got.day, got.hour, got.minute, got.second, got.microsecond) == (

@@ -14,9 +14,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from lakestruct import paimon
+from lakestruct.avro import read_avro_records
 from lakestruct.errors import FormatError, SourceError
 from lakestruct.paimon import read, types
-from lakestruct.paimon.avro import read_avro_records
 
 GOLDEN = "paimon/paimon-python/pypaimon/tests/resources/pk_global_index_golden.tar.gz"
 RUST_SNAPSHOTS = "paimon-rust/crates/paimon/tests/fixtures/snapshot"

@@ -15,9 +15,9 @@ import pyarrow.parquet as pq
 import pytest
 
 from lakestruct import paimon
+from lakestruct.avro import avro_header, read_avro_records
 from lakestruct.cli import main
 from lakestruct.errors import FormatError, UsageError
-from lakestruct.paimon.avro import avro_header, read_avro_records
 from lakestruct.paimon.types import parse_type
 
 SEED = "generated-seed1/paimon/tables/append_p"

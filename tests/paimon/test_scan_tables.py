@@ -14,8 +14,8 @@ import fastavro
 import pytest
 
 from lakestruct import paimon, scan
+from lakestruct.avro import avro_header, read_avro_records
 from lakestruct.cli import main
-from lakestruct.paimon.avro import avro_header, read_avro_records
 from lakestruct.paimon.types import parse_type
 
 TABLES = "generated-seed1/paimon/tables"

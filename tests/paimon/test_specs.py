@@ -23,8 +23,8 @@ from pyroaring import BitMap, BitMap64
 
 from lakestruct import deletes, paimon
 from lakestruct._kaitai import kaitai_call
+from lakestruct.avro import read_avro_records
 from lakestruct.errors import FormatError, MagicError
-from lakestruct.paimon.avro import read_avro_records
 from lakestruct.paimon.spec import BINARY_ROW, DV_INDEX_FILE, FILE_INDEX
 from lakestruct.paimon.types import DataType, parse_type
 from lakestruct.roaring.read import _ks_values32

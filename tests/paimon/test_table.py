@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 from lakestruct import paimon
+from lakestruct.avro import avro_header, read_avro_records
 from lakestruct.errors import ChecksumError, FormatError, SourceError
-from lakestruct.paimon.avro import avro_header, read_avro_records
 
 SEED = "generated-seed1/paimon"
 GOLDEN = "paimon/paimon-python/pypaimon/tests/resources/pk_global_index_golden.tar.gz"
@@ -243,11 +243,11 @@ def test_malformed_metadata_named_rules(corpus: Path, tmp_path: Path) -> None:
     index_manifest = d / "manifest" / json.loads(good)["indexManifest"]
     raw = index_manifest.read_bytes()
     index_manifest.write_bytes(raw[:-30])
-    fails(d, "paimon.avro.truncated")
+    fails(d, "avro.truncated")
     index_manifest.write_bytes(raw[:-1] + bytes([raw[-1] ^ 1]))
-    fails(d, "paimon.avro.sync")
+    fails(d, "avro.sync")
     index_manifest.write_bytes(b"Obj\x02" + raw[4:])
-    fails(d, "paimon.avro.magic")
+    fails(d, "avro.magic")
 
     def cardinality(recs: list[dict[str, Any]]) -> list[dict[str, Any]]:
         recs[0]["_DELETIONS_VECTORS_RANGES"][0]["_CARDINALITY"] += 1

@@ -22,12 +22,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ..avro.container import MAGIC as AVRO_MAGIC
+from ..avro.container import AvroFile, read_avro_records
+from ..avro.plan import decode_block, plan_for
 from ..errors import FormatError, SourceError, UsageError
 from ..roaring.read import DEFAULT_MAX_POSITIONS
 from ..source import list_files, open_source
-from .avro import MAGIC as AVRO_MAGIC
-from .avro import AvroFile, read_avro_records
-from .avroplan import decode_block, plan_for
 from .binrow import Timestamp, decode_binary_row
 from .dv import parse_dv_index, read_dv_entry
 from .fileindex import FileIndex, Probe, parse_file_index, read_file_index
@@ -47,6 +47,7 @@ from .model import (
     SimpleStats,
     Snapshot,
 )
+from .targets import TARGETS
 from .types import DataField, DataType, parse_field
 
 __all__ = [
@@ -480,11 +481,11 @@ def _read_records(path: str, convert: Any, target: str | None = None) -> list[An
 
 def decode_avro(data: bytes, convert: Any, target: str, *, compiled: bool = True) -> list[Any]:
     """The records of an Avro manifest as models: each block decoded by the compiled plan of its writer schema
-    (:mod:`.avroplan`), or, without one or when the plan gives up on the block, by fastavro and ``convert`` (which
-    raises the named error); ``compiled=False``: always the latter (the reference)."""
+    (:mod:`lakestruct.avro.plan`, targets in :mod:`.targets`), or, without one or when the plan gives up on the
+    block, by fastavro and ``convert`` (which raises the named error); ``compiled=False``: always the latter (the reference)."""
     f = AvroFile(data)
-    f.parsed_schema()  # the schema must parse with fastavro either way (paimon.avro.schema)
-    plan = plan_for(f.raw_schema, target) if compiled else None
+    f.parsed_schema()  # the schema must parse with fastavro either way (avro.schema)
+    plan = plan_for(f.raw_schema, TARGETS[target]) if compiled else None
     out: list[Any] = []
     for block in f.blocks():
         got = decode_block(block.body, block.count, plan) if plan is not None else None
@@ -496,17 +497,17 @@ def decode_avro(data: bytes, convert: Any, target: str, *, compiled: bool = True
 
 
 def read_manifest_list(path: str) -> list[ManifestFileMeta]:
-    """The records of a manifest list (rules ``paimon.manifest-list.*``, ``paimon.avro.*``)."""
+    """The records of a manifest list (rules ``paimon.manifest-list.*``, ``avro.*``)."""
     return _read_records(path, _manifest_file_meta, "manifest-file")
 
 
 def read_data_manifest(path: str) -> list[ManifestEntry]:
-    """The entries of a data manifest (rules ``paimon.manifest.*``, ``paimon.avro.*``)."""
+    """The entries of a data manifest (rules ``paimon.manifest.*``, ``avro.*``)."""
     return _read_records(path, _manifest_entry, "entry")
 
 
 def read_index_manifest(path: str) -> list[IndexManifestEntry]:
-    """The entries of an index manifest (rules ``paimon.index-manifest.*``, ``paimon.avro.*``)."""
+    """The entries of an index manifest (rules ``paimon.index-manifest.*``, ``avro.*``)."""
     return _read_records(path, _index_entry, "index-entry")
 
 

@@ -1,20 +1,21 @@
-"""Decoding the records of Paimon's Avro manifests straight into the models, without building a dict per record.
+"""Decoding the records of an Avro block straight into frozen models, without building a dict per record.
 
-A *plan* is compiled from a file's own writer schema for a *target* model: manifest entries (:class:`ManifestEntry`
-with its :class:`DataFileMeta` and :class:`SimpleStats`) or manifest-list records (:class:`ManifestFileMeta`). Every
-field of the writer schema becomes a node that reads the value a model attribute takes, or skips it; nested records
-become the nested models. The compiled twin ``_avro_c`` (Cython) runs the plan over a decompressed block.
+A *plan* is compiled from a file's own writer schema for a *target*: a :class:`Target` names a model class and,
+per attribute, the Avro field it comes from and the kind of value it holds (Paimon's manifest targets are in
+``lakestruct.paimon.targets``). Every field of the writer schema becomes a node that reads the value a model
+attribute takes, or skips it; nested records become the nested models. The compiled twin ``_plan_c`` (Cython) runs
+the plan over a decompressed block (:func:`decode_block`).
 
-The reference is what :mod:`lakestruct.paimon.read` does without a plan: fastavro decodes each record with the
-writer schema and the checked conversion (``read._manifest_entry``, ``read._manifest_file_meta``) builds the model
-or raises the named error. A plan is only compiled for schemas whose every kept field has the Avro type that
-conversion accepts (``int``/``long``, ``bytes``, ``string``, arrays of strings, arrays of null counts, the
-``timestamp-millis`` creation time, the nested records, each possibly a union with ``null``) and no logical type
-elsewhere; for any other schema there is no plan. When the compiled twin meets anything unusual in a block (a null
-required field, ``_VERSION`` or ``_KIND`` out of range, a truncated value, invalid UTF-8, bytes left over, ...) it
-returns None and the block is decoded the reference way, which names what is wrong. Without the compiled twin
-(no C compiler at install time) the reference way is the only one. tests/paimon/test_avroplan.py holds both to the
-same models on every corpus manifest and on random ones.
+The reference is what a reader does without a plan: fastavro decodes each record with the writer schema
+(:meth:`lakestruct.avro.AvroFile.records`) and the reader's checked conversion builds the model or raises the named
+error. A plan is only compiled for schemas whose every kept field has the Avro type the target's kind accepts
+(``int``/``long``, ``bytes``, ``string``, arrays of strings, arrays of nullable ints, the ``timestamp-millis``
+time, the nested records, each possibly a union with ``null``) and no logical type elsewhere; for any other schema
+there is no plan. When the compiled twin meets anything unusual in a block (a null required field, an int out of
+its target's range, a truncated value, invalid UTF-8, bytes left over, ...) it returns None and the block is
+decoded the reference way, which names what is wrong. Without the compiled twin (no C compiler at install time)
+the reference way is the only one. tests/paimon/test_avroplan.py holds both to the same models on every corpus
+manifest and on random ones.
 """
 
 from __future__ import annotations
@@ -24,11 +25,9 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from .model import DataFileMeta, DeletionVectorMeta, IndexFileMeta, IndexManifestEntry, ManifestEntry, ManifestFileMeta, SimpleStats
+__all__ = ["COMPILED", "EMPTY", "RANGE", "REQ", "TUPLE", "Target", "attr", "compile_spec", "decode_block", "plan_for"]
 
-__all__ = ["COMPILED", "ENTRY", "INDEX_ENTRY", "MANIFEST_FILE", "Target", "compile_spec", "decode_block", "plan_for"]
-
-# node codes (the same in _avro_c.pyx)
+# node codes (the same in _plan_c.pyx)
 NULL, BOOL, INT, LONG, FLOAT, DOUBLE, BYTES, STRING, FIXED, ENUM, ARRAY, MAP, UNION, RECORD, TS_MILLIS, FAIL = range(16)
 # attribute flags: required (not null), an int within [lo, hi], list -> tuple, null -> ()
 REQ, RANGE, TUPLE, EMPTY = 1, 2, 4, 8
@@ -38,7 +37,7 @@ _PRIMITIVE = {"null": NULL, "boolean": BOOL, "int": INT, "long": LONG, "float": 
 _LONG_MAX = 2**63 - 1
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # compared and hashed by identity: plans are cached per target
 class Target:
     """A model and, per attribute in the dataclass's field order, the Avro field it comes from, what kind of value
     it holds, flags and range. Kinds: ``int``, ``bytes``, ``str``, ``strs`` (strings), ``counts`` (ints or nulls),
@@ -74,46 +73,10 @@ class Target:
         return out
 
 
-def _a(attr: str, field: str | None, kind: Any, flags: int = 0, lo: int = 0, hi: int = 0) -> tuple[str, str | None, Any, int, int, int]:
-    return (attr, field, kind, flags, lo, hi)
-
-
-STATS = Target(SimpleStats, (_a("min_values", "_MIN_VALUES", "bytes", REQ), _a("max_values", "_MAX_VALUES", "bytes", REQ),
-                             _a("null_counts", "_NULL_COUNTS", "counts", TUPLE)))
-DATA_FILE = Target(DataFileMeta, (
-    _a("file_name", "_FILE_NAME", "str", REQ), _a("file_size", "_FILE_SIZE", "int", REQ), _a("row_count", "_ROW_COUNT", "int", REQ),
-    _a("min_key", "_MIN_KEY", "bytes", REQ), _a("max_key", "_MAX_KEY", "bytes", REQ), _a("key_stats", "_KEY_STATS", STATS),
-    _a("value_stats", "_VALUE_STATS", STATS), _a("min_sequence_number", "_MIN_SEQUENCE_NUMBER", "int", REQ),
-    _a("max_sequence_number", "_MAX_SEQUENCE_NUMBER", "int", REQ), _a("schema_id", "_SCHEMA_ID", "int", REQ),
-    _a("level", "_LEVEL", "int", REQ), _a("extra_files", "_EXTRA_FILES", "strs", TUPLE | EMPTY),
-    _a("creation_time", "_CREATION_TIME", "time"), _a("delete_row_count", "_DELETE_ROW_COUNT", "int"),
-    _a("embedded_index", "_EMBEDDED_FILE_INDEX", "bytes"), _a("file_source", "_FILE_SOURCE", "int"),
-    _a("value_stats_cols", "_VALUE_STATS_COLS", "strs", TUPLE), _a("external_path", "_EXTERNAL_PATH", "str"),
-    _a("first_row_id", "_FIRST_ROW_ID", "int"), _a("write_cols", "_WRITE_COLS", "strs", TUPLE)))
-#: manifest entries (``read._manifest_entry``)
-ENTRY = Target(ManifestEntry, (
-    _a("kind", "_KIND", "int", REQ | RANGE, 0, 1), _a("partition", "_PARTITION", "bytes", REQ), _a("bucket", "_BUCKET", "int", REQ),
-    _a("total_buckets", "_TOTAL_BUCKETS", "int", REQ), _a("file", "_FILE", DATA_FILE, REQ),
-    _a("version", "_VERSION", "int", REQ | RANGE, 2, 2)))
-#: manifest-list records (``read._manifest_file_meta``)
-MANIFEST_FILE = Target(ManifestFileMeta, (
-    _a("file_name", "_FILE_NAME", "str", REQ), _a("file_size", "_FILE_SIZE", "int", REQ),
-    _a("num_added_files", "_NUM_ADDED_FILES", "int", REQ), _a("num_deleted_files", "_NUM_DELETED_FILES", "int", REQ),
-    _a("partition_stats", "_PARTITION_STATS", STATS), _a("schema_id", "_SCHEMA_ID", "int", REQ),
-    _a("min_bucket", "_MIN_BUCKET", "int"), _a("max_bucket", "_MAX_BUCKET", "int"), _a("min_level", "_MIN_LEVEL", "int"),
-    _a("max_level", "_MAX_LEVEL", "int"), _a("min_row_id", "_MIN_ROW_ID", "int"), _a("max_row_id", "_MAX_ROW_ID", "int"),
-    _a("version", "_VERSION", "int", REQ | RANGE, 2, 2)))
-DV_META = Target(DeletionVectorMeta, (_a("data_file_name", "f0", "str", REQ), _a("offset", "f1", "int", REQ),
-                                      _a("length", "f2", "int", REQ), _a("cardinality", "_CARDINALITY", "int")))
-INDEX_FILE = Target(IndexFileMeta, (
-    _a("index_type", "_INDEX_TYPE", "str", REQ), _a("file_name", "_FILE_NAME", "str", REQ), _a("file_size", "_FILE_SIZE", "int", REQ),
-    _a("row_count", "_ROW_COUNT", "int", REQ), _a("dv_ranges", "_DELETIONS_VECTORS_RANGES", [DV_META], TUPLE),
-    _a("external_path", "_EXTERNAL_PATH", "str"), _a("global_index", "_GLOBAL_INDEX", "none")))
-#: index manifest entries (``read._index_entry``); a global index (kept as fastavro's dict) is left to fastavro
-INDEX_ENTRY = Target(IndexManifestEntry, (
-    _a("kind", "_KIND", "int", REQ | RANGE, 0, 1), _a("partition", "_PARTITION", "bytes", REQ), _a("bucket", "_BUCKET", "int", REQ),
-    _a("index_file", None, INDEX_FILE), _a("version", "_VERSION", "int", REQ | RANGE, 1, 1)))
-_TARGETS = {"entry": ENTRY, "manifest-file": MANIFEST_FILE, "index-entry": INDEX_ENTRY}
+def attr(name: str, field: str | None, kind: Any, flags: int = 0, lo: int = 0, hi: int = 0) -> tuple[str, str | None, Any, int, int, int]:
+    """One attribute of a :class:`Target`: the model attribute ``name`` read from the Avro ``field`` as ``kind``,
+    with ``flags`` (:data:`REQ`, :data:`RANGE` within [lo, hi], :data:`TUPLE`, :data:`EMPTY`)."""
+    return (name, field, kind, flags, lo, hi)
 
 
 class _Refuse(Exception):
@@ -309,21 +272,21 @@ def compile_spec(schema: Any, target: Target) -> tuple[Any, ...] | None:
 
 def _load_compiled() -> Any:
     try:
-        from . import _avro_c  # type: ignore[attr-defined]
+        from . import _plan_c  # type: ignore[attr-defined]
     except ImportError:  # pragma: no cover - built without Cython
         return None
-    return _avro_c
+    return _plan_c
 
 
 _compiled = _load_compiled()
-#: True when the compiled twin (``_avro_c``, Cython) is in use
+#: True when the compiled twin (``_plan_c``, Cython) is in use
 COMPILED = _compiled is not None
-_PLANS: dict[tuple[bytes, str], Any] = {}
+_PLANS: dict[tuple[bytes, Target], Any] = {}
 
 
-def plan_for(raw_schema: bytes, target: str) -> Any:
-    """The compiled plan for a writer schema's JSON text and a target (``entry``, ``manifest-file``, ``index-entry``), cached; None
-    without the compiled twin or when the schema is not one a plan covers."""
+def plan_for(raw_schema: bytes, target: Target) -> Any:
+    """The compiled plan for a writer schema's JSON text and a target, cached (per target object); None without the
+    compiled twin or when the schema is not one a plan covers."""
     key = (raw_schema, target)
     if key in _PLANS:
         return _PLANS[key]
@@ -333,7 +296,7 @@ def plan_for(raw_schema: bytes, target: str) -> Any:
             schema = json.loads(raw_schema.decode("utf-8"))
         except ValueError:
             schema = None
-        spec = compile_spec(schema, _TARGETS[target]) if schema is not None else None
+        spec = compile_spec(schema, target) if schema is not None else None
         plan = _compiled.compile_plan(spec) if spec is not None else None
     if len(_PLANS) < 64:
         _PLANS[key] = plan

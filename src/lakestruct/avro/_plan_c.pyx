@@ -1,11 +1,12 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-"""Compiled twin of ``fastavro.schemaless_reader`` + ``read._manifest_entry`` / ``read._manifest_file_meta``:
-the records of one Avro block decoded straight into the frozen models, after a plan that
-``lakestruct.paimon.avroplan.compile_plan`` builds from the file's writer schema.
+"""Compiled twin of ``fastavro.schemaless_reader`` + a reader's checked conversion (Paimon's
+``read._manifest_entry`` / ``read._manifest_file_meta`` / ``read._index_entry``): the records of one Avro block
+decoded straight into the frozen models, after a plan that ``lakestruct.avro.plan.compile_spec`` builds from the
+file's writer schema for a target.
 
 It never reports errors itself: on anything unusual (a varint over 64 bits, a length past the block,
-a union index out of range, invalid UTF-8, a required field that is null, ``_VERSION``/``_KIND``
-out of range, bytes left over, a timestamp datetime cannot hold) it returns ``None`` and the caller
+a union index out of range, invalid UTF-8, a required field that is null, an int out of its target's
+range such as Paimon's ``_VERSION``/``_KIND``, bytes left over, a timestamp datetime cannot hold) it returns ``None`` and the caller
 decodes the block again with fastavro and the checked conversion, which raise the named error. So
 both paths give identical results; tests/paimon/test_avroplan.py checks it on every corpus manifest
 and on random ones.
@@ -28,7 +29,7 @@ import datetime as _dt
 
 DEF MAX_DEPTH = 64
 
-# node codes (lakestruct.paimon.avroplan)
+# node codes (lakestruct.avro.plan)
 DEF N_NULL = 0
 DEF N_BOOL = 1
 DEF N_INT = 2
@@ -161,7 +162,7 @@ cdef Node _compile(object spec, int depth):
 
 
 def compile_plan(object spec):
-    """The compiled form of a plan (nested tuples, see ``avroplan``)."""
+    """The compiled form of a plan (nested tuples, see ``lakestruct.avro.plan``)."""
     return _compile(spec, 0)
 
 

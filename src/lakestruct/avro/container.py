@@ -1,0 +1,345 @@
+"""Avro object container files (OCF): the framing checked here, records decoded by fastavro.
+
+An Avro object container file is ``Obj\\x01``, a metadata map (``avro.schema``, ``avro.codec``, and whatever the
+writer adds: Iceberg stores ``schema``, ``partition-spec``, ``format-version``, ``content``), a 16-byte sync
+marker, then blocks of (record count, byte size, the records, possibly compressed, the sync marker again). Blocks
+in ``null``, ``deflate``, ``snappy`` (with its CRC-32), ``zstandard``, ``bzip2`` and ``xz`` are decompressed with
+lakestruct's own codec libraries (fastavro would need ``backports.zstd`` for zstandard on Python < 3.14), each
+bounded by :data:`MAX_BLOCK_BYTES`. Records are decoded with ``fastavro.schemaless_reader`` against the file's own
+writer schema. Paimon and Iceberg manifests are both read through this module; docs/avro.md describes it.
+
+>>> import lakestruct as ls                                            # doctest: +SKIP
+>>> f = ls.avro.open("snap-1-1-abc.avro")          # path, bytes, file object, fsspec URL or "-"
+>>> f = ls.avro.AvroFile.from_bytes(data, name="m.avro")             # or from bytes already read
+>>> f.schema, f.codec, f.metadata["format-version"]                # parsed JSON, "deflate", b"2"
+>>> [(b.offset, b.count, b.size) for b in f.blocks()]               # every block, its body decompressed
+>>> for rec in f.records(): ...                                     # every record, a dict (fastavro)
+
+Bounds, whatever the input claims: a block's record count is at most its byte size + 1 and each of its records
+must be decoded from the block's own bytes (all of them, none left over); a block decompresses to at most
+:data:`MAX_BLOCK_BYTES`; the metadata map holds at most as many entries as the file has bytes. Every broken rule
+is a :class:`~lakestruct.errors.FormatError` named ``avro.*`` with its byte offset and field path.
+"""
+
+from __future__ import annotations
+
+import bz2
+import io
+import json
+import lzma
+import threading
+import zlib
+from collections.abc import Iterator
+from typing import Any
+
+from ..errors import FormatError, LimitError, MagicError, TruncatedError
+from ..source import SourceLike, open_source
+
+__all__ = ["MAGIC", "MAX_BLOCK_BYTES", "AvroBlock", "AvroFile", "avro_header", "open", "read_avro_records"]
+
+MAGIC = b"Obj\x01"
+#: The most bytes one decompressed Avro block may hold (``avro.block-size``). Paimon rolls manifests at
+#: ``manifest.target-file-size`` (8 MiB by default) and Iceberg at ``commit.manifest.target-size-bytes`` (8 MiB),
+#: so a block is far smaller in practice.
+MAX_BLOCK_BYTES = 256 * 1024 * 1024
+
+
+def _err(msg: str, rule: str, path: str, offset: int | None) -> FormatError:
+    return FormatError(msg, rule=f"avro.{rule}", path=path, offset=offset)
+
+
+class _Cursor:
+    __slots__ = ("data", "pos")
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.pos = 0
+
+    def long(self, path: str) -> int:
+        data, pos = self.data, self.pos
+        shift = 0
+        acc = 0
+        start = pos
+        while True:
+            if pos >= len(data):
+                raise TruncatedError("the file ends inside a variable-length integer", rule="avro.truncated", path=path,
+                                     offset=start)
+            b = data[pos]
+            pos += 1
+            acc |= (b & 0x7F) << shift
+            if not b & 0x80:
+                break
+            shift += 7
+            if shift > 63:
+                raise _err("a variable-length integer runs over 10 bytes", "varint", path, start)
+        self.pos = pos
+        return (acc >> 1) ^ -(acc & 1)
+
+    def take(self, n: int, path: str) -> bytes:
+        if n < 0 or self.pos + n > len(self.data):
+            raise TruncatedError(f"needs {n} bytes at offset {self.pos}, the file has {len(self.data)}",
+                                 rule="avro.truncated", path=path, offset=self.pos)
+        out = self.data[self.pos : self.pos + n]
+        self.pos += n
+        return out
+
+
+def _header(c: _Cursor) -> tuple[dict[str, bytes], bytes]:
+    if c.take(4, "magic") != MAGIC:
+        raise MagicError(f"an Avro object container starts with 4f 62 6a 01 ('Obj\\x01'), found {c.data[:4].hex(' ')}",
+                         rule="avro.magic", path="magic", offset=0)
+    meta: dict[str, bytes] = {}
+    while True:
+        count = c.long("metadata.count")
+        if count == 0:
+            break
+        if count < 0:
+            count = -count
+            c.long("metadata.size")
+        if count > len(c.data):
+            raise _err(f"{count} metadata entries cannot fit a {len(c.data)}-byte file", "header", "metadata.count", c.pos)
+        for _ in range(count):
+            key = c.take(c.long("metadata.key"), "metadata.key").decode("utf-8", "replace")
+            meta[key] = c.take(c.long(f"metadata[{key}]"), f"metadata[{key}]")
+    return meta, c.take(16, "sync")
+
+
+def avro_header(data: bytes) -> tuple[Any, str]:
+    """(writer schema as JSON, codec) of an Avro object container file."""
+    meta, _ = _header(_Cursor(data))
+    try:
+        schema = json.loads(meta["avro.schema"].decode("utf-8"))
+    except KeyError:
+        raise _err("the header has no avro.schema", "schema", "metadata", None) from None
+    except ValueError as e:
+        raise _err(f"the writer schema is not JSON: {e}", "schema", "metadata[avro.schema]", None) from None
+    return schema, meta.get("avro.codec", b"null").decode("utf-8", "replace")
+
+
+_LOCAL = threading.local()
+
+
+def _zstd(raw: bytes, limit: int) -> bytes:
+    import zstandard
+
+    size = zstandard.frame_content_size(raw) if len(raw) >= 4 else -1
+    if 0 <= size <= limit:  # one frame that states its size (pypaimon's writer): one call
+        dctx = getattr(_LOCAL, "zstd", None)  # one decompression context per thread, reused (creating one costs more)
+        if dctx is None:
+            dctx = _LOCAL.zstd = zstandard.ZstdDecompressor()
+        try:
+            out: bytes = dctx.decompress(raw, allow_extra_data=False)
+            return out
+        except zstandard.ZstdError:
+            pass  # more frames follow: stream them
+    dctx = zstandard.ZstdDecompressor()
+    with dctx.stream_reader(io.BytesIO(raw), read_across_frames=True) as r:
+        streamed: bytes = r.read(limit + 1)
+    return streamed
+
+
+#: Parsed writer schemas by their JSON text (every manifest of a table carries the same few).
+_PARSED: dict[bytes, Any] = {}
+
+
+def _decompress(codec: str, raw: bytes, path: str, offset: int) -> bytes:
+    limit = MAX_BLOCK_BYTES
+    try:
+        if codec == "null":
+            out = raw
+        elif codec == "deflate":
+            d = zlib.decompressobj(-15)
+            out = d.decompress(raw, limit + 1)
+        elif codec == "snappy":
+            import cramjam
+
+            if len(raw) < 4:
+                raise _err("a snappy block ends with a 4-byte CRC of its data", "block", path, offset)
+            out = bytes(cramjam.snappy.decompress_raw(raw[:-4]))
+            if zlib.crc32(out) != int.from_bytes(raw[-4:], "big"):
+                raise _err("the snappy block's CRC-32 does not match its data", "block-crc", path, offset)
+        elif codec == "zstandard":
+            out = _zstd(raw, limit)
+        elif codec == "bzip2":
+            out = bz2.BZ2Decompressor().decompress(raw, limit + 1)
+        elif codec == "xz":
+            out = lzma.LZMADecompressor().decompress(raw, limit + 1)
+        else:
+            raise _err(f"unknown Avro codec {codec!r}", "codec", "metadata[avro.codec]", None)
+    except FormatError:
+        raise
+    except Exception as e:  # the codec libraries' own errors
+        raise _err(f"the {codec} block does not decompress: {e}", "block", path, offset) from None
+    if len(out) > limit:
+        raise LimitError(f"a block decompresses to more than {limit} bytes", rule="avro.block-size", path=path, offset=offset)
+    return out
+
+
+#: Headers seen (the bytes up to the sync marker, their metadata): a file that starts with the same bytes has the
+#: same metadata, parsing them again would give the same result.
+_HEADERS: list[tuple[bytes, dict[str, bytes]]] = []
+
+
+class AvroFile:
+    """An Avro object container's header (magic, metadata, sync marker) and its blocks, framing checked; the
+    records decoded by fastavro with the file's writer schema (:meth:`records`).
+
+    ``data`` is the whole file; ``name`` (a path or URL) is recorded in every error raised. Nothing past the header
+    is read until :meth:`blocks` or :meth:`records` is iterated; each call starts again from the first block.
+    """
+
+    def __init__(self, data: bytes, *, name: str | None = None) -> None:
+        self.name = name
+        c = _Cursor(data)
+        try:
+            seen = next((h for h in _HEADERS if data.startswith(h[0])), None)  # a table's manifests share their header
+            if seen is not None:
+                c.pos = len(seen[0])
+                meta = seen[1]
+                self.sync = c.take(16, "sync")
+            else:
+                meta, self.sync = _header(c)
+                if len(_HEADERS) < 16:
+                    _HEADERS.append((data[: c.pos - 16], meta))
+            raw = meta.get("avro.schema")
+            if raw is None:
+                raise _err("the header has no avro.schema", "schema", "metadata", None)
+        except FormatError as e:
+            raise e.with_source(name) if name else e from None
+        self._data = data
+        self._meta = meta
+        #: where the first block starts (the header's size)
+        self.header_size: int = c.pos
+        #: the writer schema's JSON text, as stored
+        self.raw_schema: bytes = raw
+        #: the codec of every block (``avro.codec``, ``null`` when absent)
+        self.codec: str = meta.get("avro.codec", b"null").decode("utf-8", "replace")
+        self._parsed: Any = None
+        self._schema: Any = None
+
+    @classmethod
+    def from_bytes(cls, data: bytes | bytearray | memoryview, *, name: str | None = None) -> AvroFile:
+        """The container in ``data`` (the whole file)."""
+        return cls(bytes(data), name=name)
+
+    @property
+    def metadata(self) -> dict[str, bytes]:
+        """The header's metadata map, key to raw value (a copy): ``avro.schema``, ``avro.codec`` and the writer's own."""
+        return dict(self._meta)
+
+    @property
+    def schema(self) -> Any:
+        """The writer schema as parsed JSON (``avro.schema`` when it is not JSON)."""
+        if self._schema is None:
+            try:
+                self._schema = json.loads(self.raw_schema.decode("utf-8"))
+            except ValueError as e:
+                raise self._named(_err(f"the writer schema is not JSON: {e}", "schema", "metadata[avro.schema]", None)) from None
+        return self._schema
+
+    def _named(self, e: FormatError) -> FormatError:
+        return e.with_source(self.name) if self.name else e
+
+    def parsed_schema(self) -> Any:
+        """The writer schema parsed by fastavro (``avro.schema`` when it does not parse); cached by its text."""
+        if self._parsed is None:
+            parsed = _PARSED.get(self.raw_schema)
+            if parsed is None:
+                import fastavro
+
+                try:
+                    parsed = fastavro.parse_schema(json.loads(self.raw_schema.decode("utf-8")))
+                except Exception as e:
+                    raise self._named(_err(f"the writer schema does not parse: {e}", "schema", "metadata[avro.schema]", None)) from None
+                if len(_PARSED) < 64:
+                    _PARSED[self.raw_schema] = parsed
+            self._parsed = parsed
+        return self._parsed
+
+    def blocks(self) -> Iterator[AvroBlock]:
+        """Every block, in order: where it starts, record count, stored size, decompressed bytes (rules ``avro.block``,
+        ``avro.sync``, ``avro.truncated``, ``avro.block-size``, ...)."""
+        try:
+            yield from self._blocks()
+        except FormatError as e:
+            raise self._named(e) from None
+
+    def _blocks(self) -> Iterator[AvroBlock]:
+        data = self._data
+        c = _Cursor(data)
+        c.pos = self.header_size
+        index = 0
+        while c.pos < len(data):
+            path = f"blocks[{index}]"
+            start = c.pos
+            count = c.long(f"{path}.count")
+            size = c.long(f"{path}.size")
+            if count < 0 or size < 0 or count > size + 1:
+                raise _err(f"a block of {count} records in {size} bytes", "block", path, start)
+            raw = c.take(size, f"{path}.data")
+            data_at = c.pos - size
+            if c.take(16, f"{path}.sync") != self.sync:
+                raise _err("the block does not end with the file's sync marker", "sync", f"{path}.sync", c.pos - 16)
+            yield AvroBlock(count, _decompress(self.codec, raw, path, data_at), path, data_at, start, size)
+            index += 1
+
+    def records(self, block: AvroBlock | None = None) -> Iterator[dict[str, Any]]:
+        """The records of one block, or of every block when ``block`` is None, as fastavro decodes them with the
+        writer schema (``avro.record``; ``avro.block`` when a block's records do not fill it exactly)."""
+        try:
+            if block is not None:
+                yield from self._records(block)
+                return
+            self.parsed_schema()
+            for b in self._blocks():
+                yield from self._records(b)
+        except FormatError as e:
+            raise self._named(e) from None
+
+    def _records(self, block: AvroBlock) -> Iterator[dict[str, Any]]:
+        import fastavro
+
+        parsed = self.parsed_schema()
+        path, data_at, body = block.path, block.data_at, block.body
+        bio = io.BytesIO(body)
+        read = fastavro.schemaless_reader
+        for i in range(block.count):
+            try:
+                rec = read(bio, parsed, None)
+            except Exception as e:
+                raise _err(f"record {i} does not decode with the writer schema: {e}", "record", f"{path}.records[{i}]", data_at) from None
+            if not isinstance(rec, dict):
+                raise _err(f"not a record: {type(rec).__name__}", "record", f"{path}.records[{i}]", data_at)
+            yield rec
+        if bio.tell() != len(body):
+            raise _err(f"the records end after {bio.tell()} of the block's {len(body)} bytes", "block", path, data_at)
+
+
+class AvroBlock:
+    """One block of an Avro object container: where it starts (``offset``, at its record count), its record
+    count, its stored (possibly compressed) byte ``size``, its decompressed bytes (``body``), where the stored bytes
+    start (``data_at``) and its field path (``blocks[i]``)."""
+
+    __slots__ = ("body", "count", "data_at", "offset", "path", "size")
+
+    def __init__(self, count: int, body: bytes, path: str, data_at: int, offset: int = -1, size: int = -1) -> None:
+        self.count, self.body, self.path, self.data_at, self.offset, self.size = count, body, path, data_at, offset, size
+
+    def __repr__(self) -> str:
+        return f"AvroBlock({self.path}, offset={self.offset}, count={self.count}, size={self.size})"
+
+
+def open(src: SourceLike, *, name: str | None = None) -> AvroFile:
+    """An Avro object container file from a path, bytes, binary file object, fsspec URL or ``"-"`` (standard input),
+    read whole (a container is read front to back)."""
+    with open_source(src, name=name) as s:
+        data = s.read_exact(0, s.size, rule="avro.truncated", path="file")
+        label = s.name
+    return AvroFile(data, name=label)
+
+
+def read_avro_records(data: bytes, *, name: str = "") -> Iterator[dict[str, Any]]:
+    """Every record of an Avro object container file, as fastavro decodes it with the file's writer schema."""
+    f = AvroFile(data, name=name or None)
+    f.parsed_schema()
+    yield from f.records()
