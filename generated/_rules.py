@@ -2,6 +2,15 @@
 
 # spec id -> {kaitai src_path: (field path, rule name, field width in bytes or None)}
 RULES: dict[str, dict[str, tuple[str, str, int | None]]] = {
+    "avro_ocf": {
+        "/seq/0": ("magic", "avro.magic", 4),
+        "/types/avro_bytes/seq/0": ("meta_blocks.entries.key.len_data", "avro.header", None),
+        "/types/data_block/seq/0": ("blocks.num_objects", "avro.block", None),
+        "/types/data_block/seq/1": ("blocks.len_data", "avro.block", None),
+        "/types/data_block/seq/3": ("blocks.sync", "avro.sync", 16),
+        "/types/map_block/seq/0": ("meta_blocks.count", "avro.header", None),
+        "/types/uvarint/seq/1": ("meta_blocks.count.raw.overlong", "avro.varint", 0),
+    },
     "deletion_vector_file": {
         "/seq/0": ("version", "deletion-vector-file.version", 1),
         "/types/entry/seq/0": ("entries.len_body", "deletion-vector-file.length", 4),
