@@ -120,7 +120,7 @@ def inventory(spark: Any, demo_lake: Path, tmp_path_factory: pytest.TempPathFact
     out = tmp_path_factory.mktemp("inventory") / "out"
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):
-        rc = cli_main(["inventory", str(demo_lake), "--out", str(out), "--quiet"])
+        rc = cli_main(["inventory", str(demo_lake), "--out", str(out), "--quiet", "--engine", "spark"])
     assert rc == 0
     return {"out": out, "stdout": buf.getvalue()}
 
@@ -183,6 +183,15 @@ def test_inventory_summary_and_report(inventory: dict[str, Any]) -> None:
     assert "script" not in page.tags
     body = " ".join(page.text)
     assert "00000-0-indexed.parquet" in body and "theta_compact.ndv-mismatch" in body
+
+
+def test_inventory_on_spark_equals_the_plain_loop(inventory: dict[str, Any], demo_lake: Path, tmp_path: Path) -> None:
+    """The same tasks run in this process (no Spark) write the same rows as on Spark."""
+    from lakestruct.spark.inventory import TABLES, run
+
+    run([str(demo_lake)], str(tmp_path / "local"), progress=False)
+    for table in TABLES:
+        assert normalized(_table(tmp_path / "local", table)) == normalized(_table(inventory["out"], table)), table
 
 
 def test_inventory_on_s3_equals_the_local_run(spark: Any, s3: Any, inventory: dict[str, Any], demo_lake: Path, tmp_path: Path) -> None:
@@ -287,7 +296,7 @@ def test_missing_java_is_one_clear_line(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("JAVA_HOME",)}
     env["PATH"] = str(bindir)  # the venv only: no java
     proc = subprocess.run(
-        [str(bindir / "lakestruct"), "inventory", str(tmp_path), "--out", str(tmp_path / "o")],
+        [str(bindir / "lakestruct"), "inventory", str(tmp_path), "--out", str(tmp_path / "o"), "--engine", "spark"],
         capture_output=True,
         text=True,
         timeout=120,

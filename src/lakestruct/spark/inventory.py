@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import sys
 import threading
 import time
@@ -154,6 +153,12 @@ def check_out(out: str, *, overwrite: bool = False) -> str:
     if os.path.isdir(local) and os.listdir(local) and not os.path.exists(os.path.join(local, MARKER)) and not overwrite:
         raise UsageError(f"--out {out}: the folder is not empty and holds no previous inventory ({MARKER}); "
                          "choose an empty or new folder, or pass --overwrite (only the inventory's own tables are replaced)")
+    if os.path.isdir(local):
+        for t in TABLES:
+            foreign = _foreign(os.path.join(local, t))
+            if foreign:
+                raise UsageError(f"--out {out}: {t}/ holds {foreign[0]!r}, which no inventory wrote; the inventory would have to "
+                                 "replace that folder: choose another --out")
     parent = os.path.dirname(os.path.abspath(local))
     if not os.path.isdir(parent):
         raise UsageError(f"--out {out}: the folder {parent} does not exist")
@@ -162,13 +167,28 @@ def check_out(out: str, *, overwrite: bool = False) -> str:
     return local
 
 
+#: what the inventory writes in a table's folder (and what Spark's writer of earlier versions wrote there)
+_OURS = re.compile(r"^(part-\d+.*\.parquet|_SUCCESS|\..*\.crc)$")
+
+
+def _foreign(folder: str) -> list[str]:
+    """Files in ``folder`` that no inventory wrote (sub-folders count as foreign)."""
+    if not os.path.isdir(folder):
+        return [os.path.basename(folder)] if os.path.exists(folder) else []
+    return sorted(n for n in os.listdir(folder) if not (_OURS.match(n) and os.path.isfile(os.path.join(folder, n))))
+
+
 def _prepare_out(out: str) -> None:
-    """Replace the inventory's own tables under ``out``, nothing else."""
+    """Remove the inventory's own files under ``out`` (the tables' part files), nothing else."""
     os.makedirs(out, exist_ok=True)
     for t in TABLES:
         d = os.path.join(out, t)
-        if os.path.isdir(d):
-            shutil.rmtree(d)
+        if not os.path.isdir(d):
+            continue
+        if _foreign(d):
+            raise UsageError(f"{d} holds files no inventory wrote: {', '.join(_foreign(d)[:3])}")
+        for n in os.listdir(d):
+            os.remove(os.path.join(d, n))
     with open(os.path.join(out, MARKER), "w", encoding="utf-8") as f:
         f.write("written by lakestruct inventory; its tables: " + ", ".join(TABLES) + "\n")
 
