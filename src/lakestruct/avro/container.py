@@ -138,6 +138,17 @@ def _zstd(raw: bytes, limit: int) -> bytes:
     return streamed
 
 
+def _snappy_length(raw: bytes) -> int:
+    """The uncompressed length a raw snappy block states first (a varint; -1 when it is not one)."""
+    acc = shift = 0
+    for b in raw[:5]:
+        acc |= (b & 0x7F) << shift
+        if b < 0x80:
+            return acc
+        shift += 7
+    return -1
+
+
 #: Parsed writer schemas by their JSON text (every manifest of a table carries the same few).
 _PARSED: dict[bytes, Any] = {}
 
@@ -155,6 +166,10 @@ def _decompress(codec: str, raw: bytes, path: str, offset: int) -> bytes:
 
             if len(raw) < 4:
                 raise _err("a snappy block ends with a 4-byte CRC of its data", "block", path, offset)
+            declared = _snappy_length(raw)
+            if declared > limit:  # refused before the decompressor allocates it
+                raise LimitError(f"a snappy block declares {declared} bytes, more than {limit}", rule="avro.block-size", path=path,
+                                 offset=offset)
             out = bytes(cramjam.snappy.decompress_raw(raw[:-4]))
             if zlib.crc32(out) != int.from_bytes(raw[-4:], "big"):
                 raise _err("the snappy block's CRC-32 does not match its data", "block-crc", path, offset)
