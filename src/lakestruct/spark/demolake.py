@@ -8,6 +8,12 @@
   location, as a table on object storage would.
 * ``warehouse/db/orders/metadata/*.stats.puffin`` — Theta sketches (lakestruct's writer) with ``ndv``
   properties, one of which disagrees with its sketch.
+* ``warehouse/db/events/`` — an Iceberg v3 table (data files by pyarrow, metadata, manifests and deletion vectors by
+  lakestruct's table writer, :mod:`lakestruct.iceberg.write`): one append of 3 data files, a DELETE (DVs for 2
+  files), a second DELETE whose DVs supersede the first's (more rows of the same files), a compaction of one file
+  with its deletes, and an orphan data file no snapshot references. Its live state: ``00000`` 20 % deleted,
+  ``00002`` none, the compacted file none; the superseded DVs and the compacted file stay on storage for the older
+  snapshots (a file-level count adds both DVs of ``00000``: 30 %).
 * ``delta/events/deletion_vector_*.bin`` — a Delta Lake deletion-vector file.
 * ``broken/`` — deliberately broken files: a truncated Parquet file, a DV blob with a wrong CRC, a
   Puffin DV whose cardinality property disagrees with its bitmap, and a Parquet file whose page header is garbage.
@@ -26,11 +32,13 @@ import numpy as np
 from .. import deletes, puffin, sketches
 from .._atomic import write_atomic
 
-__all__ = ["BUCKET", "build"]
+__all__ = ["BUCKET", "EVENTS", "build"]
 
 #: the bucket the deletion vectors name their data files in (the S3 test uploads the lake there)
 BUCKET = "demo-bucket"
 TABLE = "warehouse/db/orders"
+#: the Iceberg v3 table of the demo lake
+EVENTS = "warehouse/db/events"
 
 
 def _put(path: str, data: bytes) -> None:
@@ -60,14 +68,68 @@ def _theta(values: np.ndarray[Any, Any], k: int = 4096) -> sketches.ThetaSketch:
     return sketches.ThetaSketch.from_hashes(hashes[:k], theta=hashes[k])
 
 
+def _events(rng: np.random.Generator, n: int, start: int) -> Any:
+    import pyarrow as pa
+
+    kinds = np.array(["view", "click", "cart", "buy"])
+    schema = pa.schema([
+        pa.field("event_id", pa.int64(), False, {"PARQUET:field_id": "1"}),
+        pa.field("user_id", pa.int64(), True, {"PARQUET:field_id": "2"}),
+        pa.field("kind", pa.string(), True, {"PARQUET:field_id": "3"}),
+        pa.field("amount", pa.float64(), True, {"PARQUET:field_id": "4"}),
+    ])  # fmt: skip
+    return pa.table(
+        [pa.array(np.arange(start, start + n, dtype=np.int64)), pa.array(rng.integers(0, 500, n)),
+         pa.array(kinds[rng.integers(0, len(kinds), n)]), pa.array(np.round(rng.gamma(2.0, 10.0, n), 2))],
+        schema=schema,
+    )  # fmt: skip
+
+
+def _iceberg_events(root: str, rng: np.random.Generator, rows: int, seed: int) -> tuple[list[str], list[str]]:
+    """The Iceberg v3 table ``warehouse/db/events``: (every file written under it, the orphan files)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from ..iceberg.write import TableWriter, data_file, fields_from_arrow
+
+    table_root = os.path.join(root, EVENTS)
+    data_dir = os.path.join(table_root, "data")
+    os.makedirs(data_dir, exist_ok=True)
+    tables = [_events(rng, rows, i * rows) for i in range(3)]
+    files = []
+    for i, t in enumerate(tables):
+        path = os.path.join(data_dir, f"{i:05d}-0-events.parquet")
+        pq.write_table(t, path, compression="zstd")
+        files.append(data_file(path))
+    w = TableWriter(table_root, fields_from_arrow(tables[0].schema), seed=seed, created_by="lakestruct demo lake")
+    w.append(files)
+    f0, f1 = files[0].file_path, files[1].file_path
+    # DELETE: every 10th row of 00000 (10 %), the first 5 % of 00001
+    w.delete_positions({f0: np.arange(0, rows, 10), f1: np.arange(0, rows // 20)})
+    # DELETE again: 10 % more of 00000, 100 random rows more of 00001; the new DVs hold the union and supersede
+    w.delete_positions({f0: np.arange(5, rows, 10), f1: rng.choice(np.arange(rows // 20, rows), min(100, rows // 2), replace=False)})
+    # compaction of 00001 with its deletes: its live rows into one new file; 00001 and its DV are DELETED
+    keep = np.ones(rows, dtype=bool)
+    keep[w.deleted_positions(f1)] = False
+    compacted = os.path.join(data_dir, "00003-1-events-compacted.parquet")
+    pq.write_table(tables[1].filter(pa.array(keep)), compacted, compression="zstd")
+    w.rewrite([f1], [data_file(compacted)])
+    # an orphan: a data file a failed job left behind, which no snapshot references
+    orphan = os.path.join(data_dir, "00099-0-events-orphan.parquet")
+    pq.write_table(_events(rng, rows // 10, 10 * rows), orphan, compression="zstd")
+    written = sorted(os.path.join(d, f) for d, _, fs in os.walk(table_root) for f in fs)
+    return written, [orphan]
+
+
 def build(root: str, *, rows_per_file: int = 20_000, seed: int = 7) -> dict[str, list[str]]:
-    """Write the demo lake under ``root`` (replacing it); returns the written files by kind."""
+    """Write the demo lake under ``root`` (replacing it); returns the written files by kind (``iceberg``: every file
+    under the Iceberg table ``warehouse/db/events``, :data:`EVENTS`; ``iceberg-orphans``: its orphan files)."""
     import pyarrow.parquet as pq
 
     if os.path.isdir(root):
         shutil.rmtree(root)
     rng = np.random.default_rng(seed)
-    out: dict[str, list[str]] = {"parquet": [], "puffin": [], "dv-file": [], "broken": []}
+    out: dict[str, list[str]] = {"parquet": [], "puffin": [], "dv-file": [], "broken": [], "iceberg": [], "iceberg-orphans": []}
     data_dir = os.path.join(root, TABLE, "data")
     os.makedirs(data_dir, exist_ok=True)
 
@@ -144,6 +206,9 @@ def build(root: str, *, rows_per_file: int = 20_000, seed: int = 7) -> dict[str,
     delta_path = os.path.join(root, "delta", "events", "deletion_vector_7c3c1fd8-d8c1-4a6c-9a38-9e3f3a6bb2a1.bin")
     _put(delta_path, delta_bytes)
     out["dv-file"].append(delta_path)
+
+    # -- an Iceberg v3 table: two superseding DELETEs, a compaction, an orphan -----------------------------------
+    out["iceberg"], out["iceberg-orphans"] = _iceberg_events(root, np.random.default_rng(seed + 1), max(rows_per_file // 4, 200), seed)
 
     # -- broken files --------------------------------------------------------------------------------
     broken = os.path.join(root, "broken")
