@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from .. import __version__, twins
 from ..errors import LakestructError, UsageError
-from . import deletes, demo, explain, gen, inventory, paimon, parquet, puffin, scan, validate
+from . import deletes, demo, explain, gen, iceberg, inventory, paimon, parquet, puffin, scan, validate
 
 __all__ = ["main"]
 
@@ -34,6 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
     puffin.register(sub)
     deletes.register(sub)
     paimon.register(sub)
+    iceberg.register(sub)
     scan.register(sub)
     explain.register(sub)
     validate.register(sub)
