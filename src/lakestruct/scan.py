@@ -80,6 +80,7 @@ __all__ = [
     "ScanResult",
     "check_file",
     "detect",
+    "is_iceberg_table",
     "is_paimon_table",
     "validate_file",
     "walk",
@@ -88,7 +89,7 @@ __all__ = [
 #: Every value ``detect`` returns for a file (and ``ScanResult.format`` holds).
 FORMATS = ("puffin", "parquet", "dv-file", "dv-blob", "theta", "roaring32", "roaring64")
 #: What ``detect`` returns for a directory it recognises (a Paimon table).
-DIRECTORY_FORMATS = ("paimon-table",)
+DIRECTORY_FORMATS = ("paimon-table", "iceberg-table")
 #: Largest file a weak signature is verified on by reading it whole (other names than *.sk, *.bin, *.roaring).
 VERIFY_LIMIT = 64 << 20
 #: Most findings (errors and warnings) :func:`validate_file` reports for one file; the rest are counted.
@@ -156,7 +157,7 @@ def detect(path: str) -> str | None:
     """The format of a file from its first and last bytes (one of :data:`FORMATS`), or None; ``paimon-table``
     (:data:`DIRECTORY_FORMATS`) for a Paimon table directory."""
     if os.path.isdir(path):
-        return "paimon-table" if is_paimon_table(path) else None
+        return "paimon-table" if is_paimon_table(path) else "iceberg-table" if is_iceberg_table(path) else None
     try:
         with open_source(path) as src:
             size = src.size
@@ -297,6 +298,8 @@ def _check(path: str, fmt: str, deep: bool, found: list[Finding]) -> str:
         if not sk.empty and sk.seed_hash != sketches.DEFAULT_SEED_HASH:
             summary += f"; seed hash 0x{sk.seed_hash:04x} (not the default seed's)"
         return summary
+    if fmt == "iceberg-table":
+        return _check_iceberg_table(path, found)
     if fmt == "paimon-table":
         return _check_paimon_table(path, deep)
     if fmt in ("roaring32", "roaring64"):
@@ -351,6 +354,42 @@ def _check_paimon_table(path: str, deep: bool) -> str:
     deleted = sum(int(p.size) for p in dvs.values())
     return (f"Paimon table: snapshot {snap.id}, {len(live)} live data file(s), {rows} rows, {len(dvs)} deletion vector(s) "
             f"({deleted} deleted rows), {indexed} data file index(es)")
+
+
+def is_iceberg_table(path: str) -> bool:
+    """Whether ``path`` is a local directory whose ``metadata/`` holds a ``*.metadata.json`` (an Iceberg table)."""
+    p = os.fspath(path)
+    p = p[len("file://") :] if p.startswith("file://") else p
+    if "://" in p:
+        return False
+    meta = os.path.join(p, "metadata")
+    if not os.path.isdir(meta):
+        return False
+    try:
+        return any(n.endswith((".metadata.json", ".metadata.json.gz")) for n in os.listdir(meta))
+    except OSError:
+        return False
+
+
+def _check_iceberg_table(path: str, found: list[Finding]) -> str:
+    """An Iceberg table checked as a table (``iceberg.open_table(path).check()``: metadata, every retained snapshot's
+    manifest list and manifests, deletion vectors, file sizes, statistics files, files missing); each broken rule is
+    a finding whose message starts with the table file it is in."""
+    from . import iceberg  # imported on first use
+
+    t = iceberg.open_table(path)
+    problems = t.check()
+    root = path.rstrip("/") + "/"
+    for e in problems:
+        src = e.source or ""
+        where = src[len(root):] if src.startswith(root) else src
+        found.append(Finding(e.rule, e.offset, e.path, f"{where}: {e.message}" if where else e.message))
+    md = t.metadata
+    if md.current_snapshot_id is None or problems:
+        return f"Iceberg table v{md.format_version}, {len(md.snapshots)} snapshot(s)"
+    st = t.state()
+    return (f"Iceberg table v{md.format_version}: snapshot {st.snapshot_id}, {len(st.data_files)} live data file(s), "
+            f"{st.record_count} rows, {st.deleted_rows} deleted, {len(st.delete_files)} live delete file(s)")
 
 
 def _read_all(path: str) -> bytes:
@@ -439,7 +478,7 @@ def walk(paths: list[str], *, nested_tables: bool = False) -> Iterator[str]:
         elif os.path.isdir(p):
             for root, dirs, files in os.walk(p):
                 dirs.sort()
-                if (root == p or nested_tables) and is_paimon_table(root):
+                if (root == p or nested_tables) and (is_paimon_table(root) or is_iceberg_table(root)):
                     yield root
                 for f in sorted(files):
                     yield os.path.join(root, f)
