@@ -91,6 +91,7 @@ def explain(
 
         format = detect(os.fspath(source))
         if format is None:
+            open_source(source).close()  # a missing or unreadable file is a SourceError (exit 1), not a format question
             raise UsageError(f"{os.fspath(source)}: not a file explain reads (no {', '.join(FORMATS)} signature); --format forces one")
     owned = not isinstance(source, ByteSource)
     src = open_source(source)

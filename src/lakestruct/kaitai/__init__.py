@@ -13,9 +13,25 @@ describes the type mapping, the options and the limits.
 
 from __future__ import annotations
 
-from .reader import DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_RECORDS, Spec
-from .runtime import Bundle
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from .toolchain import COMPILER_VERSION, Compiled, KaitaiCompileError, KaitaiToolchainError, compile
+
+if TYPE_CHECKING:
+    from .reader import DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_RECORDS, Spec
+    from .runtime import Bundle
+
+#: names from the modules that need pyarrow (lakestruct[spark]), imported on first use: ``compile`` (and so
+#: ``lakestruct gen``) works with the base install
+_LAZY = {"DEFAULT_MAX_FILE_BYTES": "reader", "DEFAULT_MAX_RECORDS": "reader", "Spec": "reader", "Bundle": "runtime"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "COMPILER_VERSION",

@@ -16,10 +16,25 @@ Only this package imports PySpark; the format modules never do.
 
 from __future__ import annotations
 
-from typing import Any
+import importlib
+from typing import TYPE_CHECKING, Any
 
-from .rowsource import ERROR_FIELDS, RowSource, batches, full_schema, plain_loop
-from .sources import SOURCES, source
+if TYPE_CHECKING:
+    from .rowsource import ERROR_FIELDS, RowSource, batches, full_schema, plain_loop
+    from .sources import SOURCES, source
+
+#: names from the modules that import pyarrow, loaded on first use: ``lakestruct.spark.env`` (which says in one
+#: line what to install) imports without the ``spark`` extra
+_LAZY = {
+    "ERROR_FIELDS": "rowsource", "RowSource": "rowsource", "batches": "rowsource", "full_schema": "rowsource",
+    "plain_loop": "rowsource", "SOURCES": "sources", "source": "sources",
+}  # fmt: skip
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = ["ERROR_FIELDS", "SOURCES", "RowSource", "batches", "full_schema", "plain_loop", "register", "session", "source"]
 
@@ -27,6 +42,7 @@ __all__ = ["ERROR_FIELDS", "SOURCES", "RowSource", "batches", "full_schema", "pl
 def register(spark: Any) -> list[str]:
     """Register every lakestruct source with ``spark`` (``spark.read.format(NAME)``); returns the names."""
     from .datasource import make_data_source
+    from .sources import SOURCES
 
     for s in SOURCES.values():
         spark.dataSource.register(make_data_source(s))

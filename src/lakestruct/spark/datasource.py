@@ -16,7 +16,7 @@ from pyspark.sql.datasource import DataSource, DataSourceReader, InputPartition
 from pyspark.sql.pandas.types import from_arrow_schema
 from pyspark.sql.types import StructType
 
-from ..errors import UsageError
+from ..errors import LakestructError, UsageError
 from .listing import DEFAULT_MAX_PARTITION_BYTES, DEFAULT_OPEN_COST_BYTES, Input, input_paths, pack
 from .rowsource import RowSource, batches, full_schema, option_int, prepared_options, source_inputs
 
@@ -71,6 +71,13 @@ def plan(source: RowSource, options: Mapping[str, str]) -> list[list[Input]]:
     )
 
 
+def _short(e: LakestructError) -> LakestructError:
+    """``e`` without the frames below the data source: Spark puts the whole Python traceback into its
+    ``PYTHON_DATA_SOURCE_ERROR`` message, where a bad option (a ``spec`` path that does not exist) should read
+    as one line (the raise adds one frame, this module's)."""
+    return e.with_traceback(None)
+
+
 def make_data_source(source: RowSource) -> type[DataSource]:
     """The ``DataSource`` class that ``spark.dataSource.register`` takes for ``source``."""
 
@@ -79,7 +86,10 @@ def make_data_source(source: RowSource) -> type[DataSource]:
             self.options = options
 
         def partitions(self) -> list[InputPartition]:
-            parts = plan(source, self.options)
+            try:
+                parts = plan(source, self.options)
+            except LakestructError as e:
+                raise _short(e) from None
             return [FilesPartition(i, p) for i, p in enumerate(parts)] or [FilesPartition(0, [])]
 
         def read(self, partition: InputPartition) -> Iterator[pa.RecordBatch]:
@@ -88,14 +98,20 @@ def make_data_source(source: RowSource) -> type[DataSource]:
 
     class _Source(DataSource):
         def __init__(self, options: Mapping[str, str]) -> None:
-            self.options = prepared_options(source, options)
+            try:
+                self.options = prepared_options(source, options)
+            except LakestructError as e:  # a bad option: its message, not a traceback through lakestruct
+                raise _short(e) from None
 
         @classmethod
         def name(cls) -> str:
             return source.name
 
         def schema(self) -> StructType:
-            spark_schema: StructType = from_arrow_schema(full_schema(source, self.options))
+            try:
+                spark_schema: StructType = from_arrow_schema(full_schema(source, self.options))
+            except LakestructError as e:
+                raise _short(e) from None
             return spark_schema
 
         def reader(self, schema: Any) -> DataSourceReader:

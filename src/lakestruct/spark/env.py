@@ -6,6 +6,7 @@ before PySpark would fail with a page of JVM gateway errors.
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
 import shutil
@@ -13,12 +14,12 @@ import subprocess
 import sys
 from typing import TYPE_CHECKING, Any
 
-from ..errors import LakestructError
+from ..errors import LakestructError, UsageError
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
-__all__ = ["JavaMissingError", "SparkMissingError", "check_java", "check_pyspark", "session"]
+__all__ = ["JavaMissingError", "SparkMissingError", "check_java", "check_pyspark", "session", "worker_pythonpath"]
 
 JAVA_HINT = (
     "install a Java 17+ runtime (Debian/Ubuntu: apt-get install openjdk-17-jre-headless; macOS: brew install openjdk@17) or set JAVA_HOME"
@@ -29,8 +30,8 @@ class JavaMissingError(LakestructError):
     """No usable Java runtime for Spark."""
 
 
-class SparkMissingError(LakestructError):
-    """PySpark is not installed."""
+class SparkMissingError(UsageError):
+    """PySpark (or pyarrow, pandas: the ``spark`` extra) is not installed; the CLI exits 2 with this one line."""
 
 
 def _java_binary() -> str | None:
@@ -63,10 +64,26 @@ def check_java() -> str:
 
 
 def check_pyspark() -> None:
-    try:
-        import pyspark  # noqa: F401
-    except ImportError:
-        raise SparkMissingError("the Spark pipeline needs PySpark: pip install 'lakestruct[spark]'") from None
+    """:class:`SparkMissingError` unless PySpark and the libraries its Arrow path needs (pyarrow, pandas) import."""
+    missing = []
+    for name in ("pyspark", "pyarrow", "pandas"):
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            missing.append(name)
+    if missing:
+        raise SparkMissingError(f"this needs {', '.join(missing)} (the spark extra): pip install 'lakestruct[spark]'")
+
+
+def worker_pythonpath() -> str:
+    """``PYTHONPATH`` for the Python workers: the folder this lakestruct package was imported from first.
+
+    A worker runs ``python -m pyspark.daemon`` in the driver's working directory, which comes first on its
+    ``sys.path``; a folder named ``lakestruct/`` there (the folder holding a clone) is a namespace package, and it
+    took the place of an editable install (found by a meta-path finder, after the path). With the package's own
+    folder on ``PYTHONPATH`` the regular package wins from any working directory, as in the driver."""
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # .../lakestruct (Spark appends the driver's PYTHONPATH)
+    return os.path.dirname(package)
 
 
 def session(
@@ -96,6 +113,7 @@ def session(
         "spark.sql.shuffle.partitions": "8",
         "spark.sql.session.timeZone": "UTC",
         "spark.executorEnv.PYSPARK_PYTHON": os.environ["PYSPARK_PYTHON"],
+        "spark.executorEnv.PYTHONPATH": worker_pythonpath(),
         # the JVM's INFO/WARN lines are noise around lakestruct's own output (a session started here only)
         **({"spark.driver.extraJavaOptions": f"-Dlog4j2.configurationFile=file:{log4j}"} if quiet else {}),
         **(conf or {}),

@@ -206,8 +206,17 @@ def prepared_options(source: RowSource, options: Options) -> dict[str, str]:
     return {str(k).lower(): str(v) for k, v in source.prepare(opts).items()} if source.prepare else opts
 
 
-def plain_loop(source: RowSource, paths: Sequence[str], options: Options | None = None) -> Iterator[pa.RecordBatch]:
+def plain_loop(source: RowSource | str, paths: Sequence[str], options: Options | None = None) -> Iterator[pa.RecordBatch]:
     """The plain single-process loop: the rows ``spark.read.format(source.name).options(**options).load(paths)``
-    gives, computed in this process without Spark (the tests hold every source to it)."""
+    gives, computed in this process without Spark (the tests hold every source to it). ``source`` is a
+    :class:`RowSource` or its name (``"puffin"``); an unknown name is a :class:`UsageError` listing the sources."""
+    if isinstance(source, str):
+        from .sources import source as by_name
+
+        source = by_name(source)
+    elif not isinstance(source, RowSource):
+        raise UsageError(f"plain_loop needs a source name or a RowSource, not {type(source).__name__}")
+    if isinstance(paths, str):
+        paths = [paths]
     opts = prepared_options(source, options or {})
     return batches(source, source_inputs(source, paths, opts), opts)
