@@ -41,6 +41,48 @@ def _human_bytes(n: float) -> str:
     return f"{n:.1f} TiB"  # pragma: no cover
 
 
+def _cut_middle(text: str, room: int, focus: int | None = None) -> str:
+    """``text`` in ``room`` characters: its start and end around a ``…`` (the end gets the larger share); when
+    ``focus`` (where it differs from a look-alike) would fall in the cut, its neighbourhood between two ``…``."""
+    if len(text) <= room:
+        return text
+    tail = (room - 1) * 3 // 5
+    head = room - 1 - tail
+    if focus is None or focus < head - 3 or focus >= len(text) - tail:
+        return text[:head] + "…" + text[-tail:]
+    side = (room - 2) // 3
+    mid = room - 2 - 2 * side
+    at = min(max(side, focus - mid // 3), len(text) - side - mid)
+    return text[:side] + "…" + text[at : at + mid] + "…" + text[-side:]
+
+
+def _short_label(label: str, limit: int, focus: int | None = None) -> str:
+    """A path in ``limit`` characters: the folder shortened first, then the file name cut in its middle."""
+    if len(label) <= limit:
+        return label
+    name_at = label.rfind("/") + 1
+    if name_at == 0 or (focus is not None and focus < name_at):
+        return _cut_middle(label, limit, focus)
+    name = label[name_at:]
+    if len(name) + 2 <= limit:  # the start of the folder, "…", the whole file name
+        return label[: limit - 1 - len(name)] + "…" + name
+    return "…" + _cut_middle(name, limit - 1, None if focus is None else focus - name_at)
+
+
+def _short_labels(labels: Sequence[str], limit: int = 48) -> list[str]:
+    """Bar labels of at most ``limit`` characters, cut in the middle (a folder path shortened first), so that
+    labels that differ stay different: Iceberg data files share a long UUID and differ in their task prefix or
+    their counter, which a cut from either end loses. The full label goes in the bar's tooltip."""
+    first = [_short_label(lab, limit) for lab in labels]
+    shorts = list(first)
+    for i, lab in enumerate(labels):
+        rivals = [other for j, other in enumerate(labels) if first[j] == first[i] and other != lab]
+        if rivals:
+            diff_at = min(next((k for k, (a, b) in enumerate(zip(lab, o, strict=False)) if a != b), min(len(lab), len(o))) for o in rivals)
+            shorts[i] = _short_label(lab, limit, diff_at)
+    return shorts
+
+
 def bar_chart(
     labels: Sequence[str],
     values: Sequence[float],
@@ -62,10 +104,9 @@ def bar_chart(
         h = row * n + 30
         parts.append(f'width="{width}" height="{h}" viewBox="0 0 {width} {h}"><title>{_esc(title)}</title>')
         plot_w = width - label_w - 80
-        for i, (lab, v) in enumerate(zip(labels, values, strict=True)):
+        for i, (lab, short, v) in enumerate(zip(labels, _short_labels(labels), values, strict=True)):
             y = 10 + i * row
             w = max(1.0, plot_w * v / vmax) if v > 0 else 0.0
-            short = lab if len(lab) <= 48 else "…" + lab[-47:]
             parts.append(f'<text x="{label_w - 6}" y="{y + 13}" text-anchor="end"><title>{_esc(lab)}</title>{_esc(short)}</text>')
             parts.append(f'<rect x="{label_w}" y="{y + 2}" width="{w:.1f}" height="{row - 5}" fill="{color}"/>')
             parts.append(f'<text x="{label_w + w + 4:.1f}" y="{y + 13}">{_esc(value_fmt.format(v))}</text>')
