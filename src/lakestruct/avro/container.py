@@ -132,10 +132,18 @@ def _zstd(raw: bytes, limit: int) -> bytes:
             return out
         except zstandard.ZstdError:
             pass  # more frames follow: stream them
-    dctx = zstandard.ZstdDecompressor()
-    with dctx.stream_reader(io.BytesIO(raw), read_across_frames=True) as r:
-        streamed: bytes = r.read(limit + 1)
-    return streamed
+    # several frames, or sizes not stated: streamed in pieces (a read of limit + 1 would allocate that much at once),
+    # stopping once past the limit; the decoder's window is the zstandard library's, at most 2^27 bytes by default
+    chunks: list[bytes] = []
+    total = 0
+    with zstandard.ZstdDecompressor().stream_reader(io.BytesIO(raw), read_across_frames=True) as r:
+        while total <= limit:
+            chunk: bytes = r.read(min(1 << 20, limit + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 
 def _snappy_length(raw: bytes) -> int:
@@ -178,7 +186,13 @@ def _decompress(codec: str, raw: bytes, path: str, offset: int) -> bytes:
         elif codec == "bzip2":
             out = bz2.BZ2Decompressor().decompress(raw, limit + 1)
         elif codec == "xz":
-            out = lzma.LZMADecompressor().decompress(raw, limit + 1)
+            try:  # the decoder's dictionary is as large as the stream declares: bounded like the output
+                out = lzma.LZMADecompressor(memlimit=limit + (1 << 20)).decompress(raw, limit + 1)
+            except lzma.LZMAError as e:
+                if "limit" not in str(e).lower():
+                    raise
+                raise LimitError(f"the xz block needs more than {limit + (1 << 20)} bytes of decoder memory", rule="avro.block-size",
+                                 path=path, offset=offset) from None
         else:
             raise _err(f"unknown Avro codec {codec!r}", "codec", "metadata[avro.codec]", None)
     except FormatError:
