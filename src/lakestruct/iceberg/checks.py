@@ -42,6 +42,7 @@ class _ManifestTotals:
     position_delete_files: int = 0
     equality_delete_files: int = 0
     dv_files: list[str] = field(default_factory=list)  #: referenced data files of live DVs
+    counts: dict[tuple[str, EntryStatus], int] = field(default_factory=dict)  #: ("files"|"rows", status) -> n
     ok: bool = True
 
 
@@ -169,6 +170,17 @@ class _Checker:
                               "iceberg.manifest-list.sequence-number", f"{where}.min_sequence_number", ml))
             if m.manifest_path not in self.totals:
                 self.totals[m.manifest_path] = self.manifest_rules(m, where, ml)
+            got = self.totals[m.manifest_path]
+            size = self.size_of(t.resolve(m.manifest_path)) if ml is not None else None
+            if size is not None and size != m.manifest_length:
+                self.add(_err(f"manifest_length is {m.manifest_length}, the manifest has {size} bytes", "iceberg.file-size",
+                              f"{where}.manifest_length", ml))
+            if ml is not None and got.ok:  # every list that names the manifest, against its entries
+                for key, kind, st in _LIST_COUNTS:
+                    v = getattr(m, key)
+                    if v is not None and v != got.counts[(kind, st)]:
+                        self.add(_err(f"{key} is {v}, the manifest has {got.counts[(kind, st)]}", "iceberg.manifest-list.counts",
+                                      f"{where}.{key}", ml))
         tot = [self.totals[m.manifest_path] for m in manifests]
         if not all(x.ok for x in tot):
             return
@@ -205,9 +217,6 @@ class _Checker:
         if size is None:
             tot.ok = False
             return tot
-        if ml is not None and size != m.manifest_length:
-            self.add(_err(f"manifest_length is {m.manifest_length}, the manifest has {size} bytes", "iceberg.file-size",
-                          f"{where}.manifest_length", ml))
         counts = {(k, s): 0 for k in ("files", "rows") for s in EntryStatus}
         try:
             for ei, e in enumerate(t.entries(m)):
@@ -250,12 +259,7 @@ class _Checker:
             self.add(e)
             tot.ok = False
             return tot
-        if ml is None:
-            return tot
-        for key, kind, st in _LIST_COUNTS:
-            v = getattr(m, key)
-            if v is not None and v != counts[(kind, st)]:
-                self.add(_err(f"{key} is {v}, the manifest has {counts[(kind, st)]}", "iceberg.manifest-list.counts", f"{where}.{key}", ml))
+        tot.counts = counts
         return tot
 
     def dv_rules(self, manifest: str, epath: str, resolved: str, path: str, offset: int, length: int, record_count: int,
