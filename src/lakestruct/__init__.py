@@ -37,6 +37,7 @@ __all__ = [
     "twins",
     "avro",
     "deletes",
+    "delta",
     "iceberg",
     "paimon",
     "parquet",
@@ -49,11 +50,11 @@ __all__ = [
 
 
 if TYPE_CHECKING:
-    from . import avro, deletes, iceberg, paimon, parquet, puffin, roaring, scan, sketches, tables
+    from . import avro, deletes, delta, iceberg, paimon, parquet, puffin, roaring, scan, sketches, tables
 
 #: the format rooms (and ``scan``, which uses them all), imported on first use (``lakestruct.parquet``): a Spark
 #: worker that only plans a read, or a command that reads one format, does not pay for importing every room (~0.35 s)
-_LAZY = frozenset({"avro", "deletes", "iceberg", "paimon", "parquet", "puffin", "roaring", "scan", "sketches", "tables"})
+_LAZY = frozenset({"avro", "deletes", "delta", "iceberg", "paimon", "parquet", "puffin", "roaring", "scan", "sketches", "tables"})
 
 
 def __getattr__(name: str) -> Any:
