@@ -73,7 +73,7 @@ bench: install
 run: install
 	@mkdir -p out
 	$(VENV)/bin/lakestruct demo-lake out/lake
-	$(VENV)/bin/lakestruct inventory out/lake --out out/inventory
+	$(VENV)/bin/lakestruct inventory out/lake --out out/inventory --overwrite
 	$(VENV)/bin/lakestruct puffin inspect out/lake/warehouse/db/orders/data/00000-1-deletes.puffin
 
 clean:
