@@ -505,3 +505,45 @@ def test_iceberg_java_reads_the_tables(tmp_path: Path) -> None:
 
 def e_content(e: dict[str, Any]) -> int:
     return int(e["content"])
+
+
+def test_a_failed_commit_leaves_the_previous_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Writing the manifest list fails: readers still see the previous snapshot (nothing the commit wrote is
+    referenced: its manifests and DV file are orphans), and the writer commits again from where it was."""
+    from lakestruct.iceberg import write as w_mod
+
+    lake = Lake(str(tmp_path / "t"), 3)
+    lake.append([(40, "a"), (30, "a")])
+    f0, f1 = list(lake.files)
+    lake.delete({f0: [1, 2]})
+    before = sorted(os.listdir(os.path.join(lake.root, "metadata")))
+    data_before = set(os.listdir(os.path.join(lake.root, "data")))
+    real = w_mod.write_avro
+
+    def failing(path: str, *a: Any, **k: Any) -> None:
+        if os.path.basename(path).startswith("snap-"):
+            raise OSError("disk full")
+        real(path, *a, **k)
+
+    monkeypatch.setattr(w_mod, "write_avro", failing)
+    with pytest.raises(OSError, match="disk full"):
+        lake.w.delete_positions({f0: [3], f1: [4]})
+    monkeypatch.setattr(w_mod, "write_avro", real)
+    t = ls.iceberg.open_table(lake.root)
+    assert t.current_snapshot_id == lake.history[-1][0]
+    assert [str(e) for e in t.check()] == []
+    after = sorted(os.listdir(os.path.join(lake.root, "metadata")))
+    new = set(after) - set(before)
+    assert new and all(n.endswith("-m0.avro") or n.endswith("-m1.avro") or n.endswith("-m2.avro") for n in new)
+    new_data = set(os.listdir(os.path.join(lake.root, "data"))) - data_before
+    assert len(new_data) == 1 and next(iter(new_data)).endswith("-deletes.puffin")  # the failed commit's DVs
+    assert {Path(o.path).name for o in t.orphans()} == new | new_data
+    lake.delete({f0: [3], f1: [4]})  # the writer goes on as if the failed commit never happened
+    assert_lakestruct_state_but_orphans(lake)
+
+
+def assert_lakestruct_state_but_orphans(lake: Lake) -> None:
+    t = ls.iceberg.open_table(lake.root)
+    state = t.state()
+    assert {f.path: state.positions(f).tolist() for f in state.data_files} == {p: sorted(d) for p, (_, d, _) in lake.files.items()}
+    assert [str(e) for e in t.check()] == []

@@ -506,9 +506,22 @@ class TableWriter:
         return sid
 
     # -- committing -------------------------------------------------------------------------------------------------
-    def _commit(self, operation: str, *, added_data: Sequence[DataFile] = (), removed_data: Sequence[_Entry] = (),
-                added_deletes: Sequence[DataFile] = (), removed_deletes: Sequence[_Entry] = (),
-                targets: Sequence[frozenset[str]] = ()) -> int:
+    def _commit(self, operation: str, **changes: Any) -> int:
+        """One snapshot; when writing any of its files fails, the writer is left as it was before (the files the
+        failed commit wrote are orphans of the table, as a failed commit leaves them in Iceberg)."""
+        saved = (list(self._manifests), dict(self._data), dict(self._dvs), dict(self._dv_positions), dict(self._pos_files),
+                 list(self.snapshots), list(self.metadata_files), self.current_snapshot_id, self.last_sequence_number,
+                 self.next_row_id, self._version)  # fmt: skip
+        try:
+            return self._commit_once(operation, **changes)
+        except BaseException:
+            (self._manifests, self._data, self._dvs, self._dv_positions, self._pos_files, self.snapshots, self.metadata_files,
+             self.current_snapshot_id, self.last_sequence_number, self.next_row_id, self._version) = saved
+            raise
+
+    def _commit_once(self, operation: str, *, added_data: Sequence[DataFile] = (), removed_data: Sequence[_Entry] = (),
+                     added_deletes: Sequence[DataFile] = (), removed_deletes: Sequence[_Entry] = (),
+                     targets: Sequence[frozenset[str]] = ()) -> int:
         v3 = self.format_version >= 3
         sid = self._snapshot_id()
         seq = self.last_sequence_number + 1
