@@ -261,7 +261,8 @@ ROOMS: tuple[Room, ...] = (
         "avro.codec": "An Avro codec this reader does not know",
         "avro.block": "An Avro block's record count, size or compressed data is inconsistent",
         "avro.block-crc": "A snappy Avro block's CRC-32 does not match its data",
-        "avro.block-size": "An Avro block decompresses to more than the size limit (LimitError)",
+        "avro.block-size": "An Avro block decompresses to more than 256 MiB, or a file's blocks to more than 1024 times its size "
+        "(LimitError)",
         "avro.sync": "An Avro block does not end with the file's sync marker",
         "avro.record": "A record does not decode with the writer schema",
         "avro.truncated": "The Avro file ends inside a value",

@@ -231,3 +231,23 @@ def test_random_mutations_name_a_rule(data: st.DataObject) -> None:
         kaitai_call("avro_ocf", reader, lambda: AvroOcf(KaitaiStream(reader)))
     except FormatError as e:
         assert e.rule is not None and (e.rule.startswith("avro.") or e.rule.startswith("avro_ocf.")), e.rule
+
+
+def test_the_blocks_of_a_file_decompress_to_a_bounded_total(traced: None) -> None:
+    """Many small bombs, each within the block limit: together at most MAX_EXPANSION times the file."""
+    frame = bytes(zstandard.ZstdCompressor(write_content_size=True).compress(bytes(4 << 20)))  # 4 MiB from ~150 bytes
+    empty = b'{"type": "record", "name": "e", "fields": []}'
+    meta = (MetaBlock((("avro.schema", empty), ("avro.codec", b"zstandard"))),)
+    data = encode_container(Container(meta, SYNC, tuple(StoredBlock(0, frame) for _ in range(200))))
+    assert len(data) * container.MAX_EXPANSION < 200 * (4 << 20) and len(frame) < 1000
+    tracemalloc.reset_peak()
+    base = tracemalloc.get_traced_memory()[0]
+    f = AvroFile(data, name="bad.avro")
+    with pytest.raises(LimitError) as ei:
+        for _ in f.blocks():
+            pass
+    assert ei.value.rule == "avro.block-size" and "times the file" in ei.value.message
+    assert tracemalloc.get_traced_memory()[1] - base < 3 * (4 << 20)
+    # a file of the same blocks that stays within the bound reads
+    few = encode_container(Container(meta, SYNC, tuple(StoredBlock(0, frame) for _ in range(2))))
+    assert [len(b.body) for b in AvroFile(few).blocks()] == [4 << 20] * 2

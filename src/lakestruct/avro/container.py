@@ -42,6 +42,10 @@ MAGIC = b"Obj\x01"
 #: ``manifest.target-file-size`` (8 MiB by default) and Iceberg at ``commit.manifest.target-size-bytes`` (8 MiB),
 #: so a block is far smaller in practice.
 MAX_BLOCK_BYTES = 256 * 1024 * 1024
+#: All the blocks of a file decompress to at most this many times the file's size (or :data:`MAX_BLOCK_BYTES`, when
+#: that is more; ``avro.block-size``): the decompression work a file can ask for is bounded by the file. Deflate
+#: cannot expand more than 1032 times; manifests compress 3 to 20 times.
+MAX_EXPANSION = 1024
 
 
 def _err(msg: str, rule: str, path: str, offset: int | None) -> FormatError:
@@ -161,8 +165,7 @@ def _snappy_length(raw: bytes) -> int:
 _PARSED: dict[bytes, Any] = {}
 
 
-def _decompress(codec: str, raw: bytes, path: str, offset: int) -> bytes:
-    limit = MAX_BLOCK_BYTES
+def _decompress(codec: str, raw: bytes, path: str, offset: int, limit: int) -> bytes:
     try:
         if codec == "null":
             out = raw
@@ -200,6 +203,9 @@ def _decompress(codec: str, raw: bytes, path: str, offset: int) -> bytes:
     except Exception as e:  # the codec libraries' own errors
         raise _err(f"the {codec} block does not decompress: {e}", "block", path, offset) from None
     if len(out) > limit:
+        if limit < MAX_BLOCK_BYTES:
+            raise LimitError(f"the blocks decompress to more than {MAX_EXPANSION} times the file's size (at least "
+                             f"{MAX_BLOCK_BYTES} bytes) in all", rule="avro.block-size", path=path, offset=offset)
         raise LimitError(f"a block decompresses to more than {limit} bytes", rule="avro.block-size", path=path, offset=offset)
     return out
 
@@ -298,6 +304,7 @@ class AvroFile:
         c = _Cursor(data)
         c.pos = self.header_size
         index = 0
+        budget = max(MAX_BLOCK_BYTES, MAX_EXPANSION * len(data))  # decompressed bytes left for the file's blocks
         while c.pos < len(data):
             path = f"blocks[{index}]"
             start = c.pos
@@ -309,7 +316,9 @@ class AvroFile:
             data_at = c.pos - size
             if c.take(16, f"{path}.sync") != self.sync:
                 raise _err("the block does not end with the file's sync marker", "sync", f"{path}.sync", c.pos - 16)
-            yield AvroBlock(count, _decompress(self.codec, raw, path, data_at), path, data_at, start, size)
+            body = _decompress(self.codec, raw, path, data_at, min(MAX_BLOCK_BYTES, budget))
+            budget -= len(body)
+            yield AvroBlock(count, body, path, data_at, start, size)
             index += 1
 
     def records(self, block: AvroBlock | None = None) -> Iterator[dict[str, Any]]:
