@@ -24,6 +24,9 @@ Formats (``ScanResult.format``) and how ``detect`` recognises them, in this orde
 ``roaring64``   a 64-bit portable Roaring bitmap: it has no magic (see below)
 ==============  =====================================================================================
 
+``delta-table`` is a Delta Lake table directory (a local folder holding ``_delta_log/``), checked with
+``delta.open_table(path).check()`` (docs/delta.md) and yielded by :func:`walk` as Paimon tables are.
+
 ``paimon-table`` is a Paimon table directory, not a file: a local folder holding ``schema/`` and
 ``snapshot/``, checked by reading its latest snapshot (``paimon.open_table``: manifests, live data
 files, every deletion vector, the heads of the data files' indexes; with ``deep``, their payloads).
@@ -80,6 +83,7 @@ __all__ = [
     "ScanResult",
     "check_file",
     "detect",
+    "is_delta_table",
     "is_iceberg_table",
     "is_paimon_table",
     "validate_file",
@@ -89,7 +93,7 @@ __all__ = [
 #: Every value ``detect`` returns for a file (and ``ScanResult.format`` holds).
 FORMATS = ("puffin", "parquet", "dv-file", "dv-blob", "theta", "roaring32", "roaring64")
 #: What ``detect`` returns for a directory it recognises (a Paimon table).
-DIRECTORY_FORMATS = ("paimon-table", "iceberg-table")
+DIRECTORY_FORMATS = ("paimon-table", "iceberg-table", "delta-table")
 #: Largest file a weak signature is verified on by reading it whole (other names than *.sk, *.bin, *.roaring).
 VERIFY_LIMIT = 64 << 20
 #: Most findings (errors and warnings) :func:`validate_file` reports for one file; the rest are counted.
@@ -157,7 +161,8 @@ def detect(path: str) -> str | None:
     """The format of a file from its first and last bytes (one of :data:`FORMATS`), or None; ``paimon-table``
     (:data:`DIRECTORY_FORMATS`) for a Paimon table directory."""
     if os.path.isdir(path):
-        return "paimon-table" if is_paimon_table(path) else "iceberg-table" if is_iceberg_table(path) else None
+        return ("paimon-table" if is_paimon_table(path) else "iceberg-table" if is_iceberg_table(path)
+                else "delta-table" if is_delta_table(path) else None)
     try:
         with open_source(path) as src:
             size = src.size
@@ -300,6 +305,8 @@ def _check(path: str, fmt: str, deep: bool, found: list[Finding]) -> str:
         return summary
     if fmt == "iceberg-table":
         return _check_iceberg_table(path, found)
+    if fmt == "delta-table":
+        return _check_delta_table(path, found)
     if fmt == "paimon-table":
         return _check_paimon_table(path, deep)
     if fmt in ("roaring32", "roaring64"):
@@ -392,6 +399,34 @@ def _check_iceberg_table(path: str, found: list[Finding]) -> str:
             f"{st.record_count} rows, {st.deleted_rows} deleted, {len(st.delete_files)} live delete file(s)")
 
 
+def is_delta_table(path: str) -> bool:
+    """Whether ``path`` is a local directory holding a ``_delta_log/`` folder (a Delta table)."""
+    p = os.fspath(path)
+    p = p[len("file://") :] if p.startswith("file://") else p
+    return "://" not in p and os.path.isdir(os.path.join(p, "_delta_log"))
+
+
+def _check_delta_table(path: str, found: list[Finding]) -> str:
+    """A Delta table checked as a table (``delta.open_table(path).check()``: every commit's actions, the checkpoint and
+    sidecars replay starts from, compactions, ``_last_checkpoint``, every live deletion vector decoded and held to its
+    descriptor); each broken rule is a finding whose message starts with the log file it is in."""
+    from . import delta  # imported on first use
+
+    t = delta.open_table(path)
+    problems = t.check()
+    root = path.rstrip("/") + "/"
+    for e in problems:
+        src = e.source or ""
+        where = src[len(root) :] if src.startswith(root) else src
+        found.append(Finding(e.rule, e.offset, e.path, f"{where}: {e.message}" if where else e.message))
+    if problems:
+        return f"Delta table, version {t.latest_version}"
+    st = t.state(read_dvs=False)
+    dvs = sum(1 for f in st.data_files if f.deletes)
+    return (f"Delta table: version {st.snapshot_id}, {len(st.data_files)} live data file(s), {st.record_count} rows, "
+            f"{dvs} deletion vector(s)")
+
+
 def _read_all(path: str) -> bytes:
     with open_source(path) as src:
         return src.read(0, src.size)
@@ -478,7 +513,7 @@ def walk(paths: list[str], *, nested_tables: bool = False) -> Iterator[str]:
         elif os.path.isdir(p):
             for root, dirs, files in os.walk(p):
                 dirs.sort()
-                if (root == p or nested_tables) and (is_paimon_table(root) or is_iceberg_table(root)):
+                if (root == p or nested_tables) and (is_paimon_table(root) or is_iceberg_table(root) or is_delta_table(root)):
                     yield root
                 for f in sorted(files):
                     yield os.path.join(root, f)

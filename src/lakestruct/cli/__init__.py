@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from .. import __version__, twins
 from ..errors import LakestructError, UsageError
-from . import deletes, demo, explain, gen, iceberg, inventory, paimon, parquet, puffin, scan, validate
+from . import deletes, delta, demo, explain, gen, iceberg, inventory, paimon, parquet, puffin, scan, validate
 
 __all__ = ["main"]
 
@@ -35,6 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     deletes.register(sub)
     paimon.register(sub)
     iceberg.register(sub)
+    delta.register(sub)
     scan.register(sub)
     explain.register(sub)
     validate.register(sub)
