@@ -71,7 +71,7 @@ def _versions(args: argparse.Namespace) -> int:
     t = _open(args)
     snaps = t.snapshots()
     lst = t.listing
-    rows = []
+    rows: list[dict[str, Any]] = []
     for s in snaps:
         info = s.summary
         metrics = info.get("operationMetrics") if isinstance(info.get("operationMetrics"), dict) else {}
