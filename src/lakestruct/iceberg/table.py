@@ -351,14 +351,27 @@ class _Planner:
             if (de.sequence_number or 0) >= seq and _part_key(de.data_file) == key:
                 out.append(d)
         if not out:
+            raw_path = df.file_path.encode("utf-8")
             for de, d in self.pos.get(key, ()):
                 ref = de.data_file.referenced_data_file
-                if (de.sequence_number or 0) >= seq and (ref is None or _norm(ref) == path):
+                if (de.sequence_number or 0) >= seq and (ref is None or _norm(ref) == path) and _may_name(de.data_file, raw_path):
                     out.append(d)
         for de, d in (*self.eq.get(key, ()), *self.eq_global):
             if (de.sequence_number or 0) > seq:
                 out.append(d)
         return tuple(out)
+
+
+#: the reserved field id of a position delete file's ``file_path`` column (its bounds say which data files it names)
+FILE_PATH_FIELD_ID = 2147483546
+
+
+def _may_name(delete: DataFile, path: bytes) -> bool:
+    """Whether a position delete file can name ``path``: its ``file_path`` bounds (when the manifest has them) hold it,
+    as Iceberg Java's planning decides (equal bounds make a file-scoped delete file)."""
+    lo = (delete.lower_bounds or {}).get(FILE_PATH_FIELD_ID)
+    hi = (delete.upper_bounds or {}).get(FILE_PATH_FIELD_ID)
+    return (lo is None or bytes(lo) <= path) and (hi is None or path <= bytes(hi))
 
 
 class _PositionReader:
