@@ -97,7 +97,24 @@ def state(spark: Any, t: str, sid: int) -> dict:
         f"SELECT _file, count(*) AS n FROM local.db.{t} VERSION AS OF {sid} GROUP BY _file").collect()}  # fmt: skip
     assert grouped == {k: v for k, v in rows.items() if v}, "count(*) per _file disagrees with _pos"
     return {"snapshot_id": sid, "data_files": data, "delete_files": deletes, "live_rows": rows,
-            "deleted_positions": deleted}  # fmt: skip
+            "deleted_positions": deleted, "planned_deletes": planned_deletes(spark, t, sid)}  # fmt: skip
+
+
+def planned_deletes(spark: Any, t: str, sid: int) -> dict[str, list[list]]:
+    """Iceberg Java's own scan plan (``Table.newScan().useSnapshot(sid).planFiles()``): for each live data file, the
+    delete files it applies to it, as [location, content_offset] (content_offset: a DV's place in its Puffin file)."""
+    jvm = spark.sparkContext._jvm
+    table = jvm.org.apache.iceberg.spark.Spark3Util.loadIcebergTable(spark._jsparkSession, f"local.db.{t}")
+    tasks = table.newScan().useSnapshot(sid).planFiles()
+    out: dict[str, list[list]] = {}
+    try:
+        it = tasks.iterator()
+        while it.hasNext():
+            task = it.next()
+            out[task.file().location()] = sorted([d.location(), d.contentOffset()] for d in task.deletes())
+    finally:
+        tasks.close()
+    return out
 
 
 def local(path: str) -> Path:
@@ -267,13 +284,14 @@ def main() -> None:
     spark.sparkContext.setLogLevel("ERROR")
     version = spark.sparkContext._jvm.org.apache.iceberg.IcebergBuild.fullVersion()
     for t in wanted:
+        t0 = time.monotonic()
         earlier, extra = expired(spark, out) if t == "expired" else globals()[t](spark)
         doc = truth(spark, t, earlier, extra | {"iceberg": version, "spark": spark.version})
         part = out / f"{t}.json.part"
         part.write_text(json.dumps(doc, indent=1, sort_keys=True))
         part.replace(out / f"{t}.json")
-        print(f"{t}: {len(doc['current']['data_files'])} data files, {len(doc['current']['delete_files'])} delete "
-              f"files, {len(doc['snapshots'])} snapshots, {len(doc['orphans'])} orphans", flush=True)  # fmt: skip
+        print(f"{t}: {len(doc['current']['data_files'])} data files, {len(doc['current']['delete_files'])} delete files, "
+              f"{len(doc['snapshots'])} snapshots, {len(doc['orphans'])} orphans ({time.monotonic() - t0:.1f} s)", flush=True)  # fmt: skip
     spark.stop()
 
 
