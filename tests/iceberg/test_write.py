@@ -572,6 +572,11 @@ def test_v2_compaction_removes_the_position_delete_files_of_the_rewritten_files_
     entries = [e for m in read_avro(local(last["manifest-list"]))[1] if m["content"] == 1 for e in read_avro(local(m["manifest_path"]))[1]]
     status = {e["data_file"]["referenced_data_file"]: e["status"] for e in entries}
     assert status == {f1: 2, None: 1}  # the other one sits in a manifest carried over as it was
+    for e in entries:  # file_path (field 2147483546) bounds: the data files it names (equal: file-scoped)
+        df = e["data_file"]
+        lo, hi = ({kv["key"]: kv["value"] for kv in df[k]} for k in ("lower_bounds", "upper_bounds"))
+        named = [f1] if df["referenced_data_file"] == f1 else [f0, f2]
+        assert (lo[2147483546], hi[2147483546]) == (min(named).encode(), max(named).encode())
     assert_lakestruct_state(lake)
     t = static(lake)
     assert sorted(t.scan().to_arrow().column("id").to_pylist()) == sorted(lake.live_ids())

@@ -495,10 +495,16 @@ class TableWriter:
             tmp = local + ".tmp"
             pq.write_table(table, tmp)
             os.replace(tmp, local)
+            # the columns' bounds, as Iceberg Java keeps them: readers plan a file whose file_path bounds are equal as
+            # applying to that one data file
+            n = len(col_paths)
+            lower = {FILE_PATH_FIELD_ID: paths[0].encode("utf-8"), POS_FIELD_ID: struct.pack("<q", int(col_pos.min()))}
+            upper = {FILE_PATH_FIELD_ID: paths[-1].encode("utf-8"), POS_FIELD_ID: struct.pack("<q", int(col_pos.max()))}
             added.append(DataFile(content=DataFileContent.POSITION_DELETES, file_path=uri, file_format="parquet",
-                                  partition=dict(self._data[paths[0]].df.partition), record_count=len(col_paths),
-                                  file_size_in_bytes=os.path.getsize(local), referenced_data_file=paths[0] if len(paths) == 1 else None,
-                                  spec_id=0))  # fmt: skip
+                                  partition=dict(self._data[paths[0]].df.partition), record_count=n,
+                                  file_size_in_bytes=os.path.getsize(local), value_counts={FILE_PATH_FIELD_ID: n, POS_FIELD_ID: n},
+                                  null_value_counts={FILE_PATH_FIELD_ID: 0, POS_FIELD_ID: 0}, lower_bounds=lower, upper_bounds=upper,
+                                  referenced_data_file=paths[0] if len(paths) == 1 else None, spec_id=0))  # fmt: skip
             targets.append(frozenset(paths))
         sid = self._commit("delete", added_deletes=added, targets=targets)
         for p, a in todo.items():
