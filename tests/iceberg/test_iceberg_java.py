@@ -13,6 +13,7 @@ and ``remove_orphan_files``' dry run. Nothing here is copied from lakestruct's o
 from __future__ import annotations
 
 import datetime as dt
+import json
 import os
 from pathlib import Path
 from typing import Any
@@ -268,3 +269,33 @@ def test_pyiceberg_agrees_on_live_files_their_deletes_and_rows(tables: dict[str,
         for other in ours[p] ^ theirs[p]:
             assert p not in names[other], (p, other)
     assert scan.to_arrow().num_rows == st.live_rows
+
+
+# -- the command line ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("t", "which"), STATES)
+def test_cli_files_prints_icebergs_deleted_rows(iceberg_java_tables: JavaTables, t: str, which: str,
+                                                capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    from lakestruct.cli import main
+
+    truth = iceberg_java_tables.truth[t][which]
+    assert main(["iceberg", "files", str(iceberg_java_tables.table(t)), "--snapshot", str(truth["snapshot_id"]), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["snapshot_id"] == truth["snapshot_id"]
+    got = {norm(f["file_path"]): (f["record_count"], f["deleted_rows"], f["live_rows"]) for f in doc["files"]}
+    assert got == {norm(f["file_path"]): (f["record_count"], f["record_count"] - truth["live_rows"][f["file_path"]],
+                                          truth["live_rows"][f["file_path"]]) for f in truth["data_files"]}  # fmt: skip
+
+
+@pytest.mark.parametrize("t", TABLES)
+def test_cli_orphans_and_check(iceberg_java_tables: JavaTables, t: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from lakestruct.cli import main
+
+    root = str(iceberg_java_tables.table(t))
+    assert main(["iceberg", "orphans", root, "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert sorted(norm(o["path"]) for o in doc["orphans"] if o["kind"] == "unreferenced") == \
+        sorted(norm(p) for p in iceberg_java_tables.truth[t]["orphans"])  # fmt: skip
+    assert main(["iceberg", "check", root, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["ok"] is True
