@@ -183,21 +183,86 @@ def _local(path: str) -> str:
 
 
 def data_file(path: str | os.PathLike[str], *, partition: Mapping[str, Any] | None = None, record_count: int | None = None,
-              file_format: str = "parquet") -> DataFile:
-    """A :class:`DataFile` for a local data file: its ``file:`` URI, its size, and its record count (read from the
-    Parquet footer by lakestruct when not given)."""
+              file_format: str = "parquet", with_metrics: bool = True) -> DataFile:
+    """A :class:`DataFile` for a local data file: its ``file:`` URI, its size, its record count and (``with_metrics``)
+    its column metrics, read from the Parquet footer by lakestruct."""
     p = os.fspath(path)
     local = _local(p)
     size = os.path.getsize(local)
-    if record_count is None:
-        if file_format != "parquet":
-            raise UsageError(f"record_count is needed for a {file_format} file")
+    metrics: dict[str, Any] = {}
+    if file_format == "parquet" and (record_count is None or with_metrics):
         from .. import parquet
 
         with parquet.open(local) as pq:
-            record_count = int(pq.metadata.num_rows)
+            md = pq.metadata
+        if record_count is None:
+            record_count = int(md.num_rows)
+        if with_metrics:
+            metrics = _parquet_metrics(md)
+    if record_count is None:
+        raise UsageError(f"record_count is needed for a {file_format} file")
     return DataFile(content=DataFileContent.DATA, file_path=_uri(p), file_format=file_format, partition=dict(partition or {}),
-                    record_count=record_count, file_size_in_bytes=size)
+                    record_count=record_count, file_size_in_bytes=size, **metrics)
+
+
+#: how Parquet statistics of a physical type compare (bounds of several row groups are combined by these values)
+_PHYSICAL = {1: "<i", 2: "<q", 4: "<f", 5: "<d"}  # INT32, INT64, FLOAT, DOUBLE; BYTE_ARRAY (6): unsigned bytes
+
+
+def _parquet_metrics(md: Any) -> dict[str, Any]:
+    """Iceberg's column metrics of a Parquet file from its footer, for the top-level columns that carry a field id:
+    ``column_sizes``, ``value_counts``, ``null_value_counts`` and ``lower_bounds`` / ``upper_bounds`` (Parquet's plain
+    encoding of INT32, INT64, FLOAT, DOUBLE and BYTE_ARRAY values is Iceberg's single-value serialization of int,
+    date, long, timestamp, float, double, string and binary). A bound is left out when a row group has none, when
+    Parquet says it is not exact (truncated upper bounds), or when it is NaN."""
+    ids: dict[str, int] = {}
+    types: dict[str, int] = {}
+    for el in md.schema[1:]:
+        if el.num_children:  # nested columns: no metrics (their leaves' paths are longer than one name)
+            continue
+        if el.field_id is not None and el.type is not None:
+            ids[el.name] = int(el.field_id)
+            types[el.name] = int(el.type)
+    sizes: dict[int, int] = {}
+    values: dict[int, int] = {}
+    nulls: dict[int, int | None] = {}
+    lower: dict[int, Any] = {}
+    upper: dict[int, Any] = {}
+    for rg in md.row_groups:
+        for c in rg.columns:
+            cm = c.meta_data
+            if cm is None or len(cm.path_in_schema) != 1 or cm.path_in_schema[0] not in ids:
+                continue
+            name = cm.path_in_schema[0]
+            fid, ptype = ids[name], types[name]
+            sizes[fid] = sizes.get(fid, 0) + int(cm.total_compressed_size)
+            values[fid] = values.get(fid, 0) + int(cm.num_values)
+            st = cm.statistics
+            n = None if st is None or st.null_count is None else int(st.null_count)
+            had = nulls.get(fid, 0)
+            nulls[fid] = None if n is None or had is None else had + n
+            for out, raw, exact, pick in ((lower, None if st is None else st.min_value, True, min),
+                                          (upper, None if st is None else st.max_value, st is None or st.is_max_value_exact is not False,
+                                           max)):  # fmt: skip
+                if fid in out and out[fid] is None:
+                    continue
+                if raw is None or not exact or (ptype not in _PHYSICAL and ptype != 6):
+                    out[fid] = None
+                    continue
+                v = struct.unpack(_PHYSICAL[ptype], raw)[0] if ptype in _PHYSICAL else bytes(raw)
+                if isinstance(v, float) and v != v:
+                    out[fid] = None
+                    continue
+                out[fid] = v if fid not in out else pick(out[fid], v)
+
+    def enc(d: dict[int, Any]) -> dict[int, bytes]:
+        return {k: struct.pack(_PHYSICAL[types_by_id[k]], v) if types_by_id[k] in _PHYSICAL else v for k, v in d.items() if v is not None}
+
+    types_by_id = {ids[n]: t for n, t in types.items()}
+    if not md.row_groups:
+        return {}
+    return {"column_sizes": sizes, "value_counts": values, "null_value_counts": {k: v for k, v in nulls.items() if v is not None},
+            "lower_bounds": enc(lower), "upper_bounds": enc(upper)}
 
 
 def fields_from_arrow(schema: Any) -> list[NestedField]:
@@ -492,18 +557,18 @@ class TableWriter:
             col_paths = [p for p in paths for _ in range(todo[p].size)]
             col_pos = np.concatenate([todo[p] for p in paths])
             table = pa.table([pa.array(col_paths, pa.string()), pa.array(col_pos, pa.int64())], schema=schema)
-            tmp = local + ".tmp"
-            pq.write_table(table, tmp)
-            os.replace(tmp, local)
-            # the columns' bounds, as Iceberg Java keeps them: readers plan a file whose file_path bounds are equal as
-            # applying to that one data file
-            n = len(col_paths)
-            lower = {FILE_PATH_FIELD_ID: paths[0].encode("utf-8"), POS_FIELD_ID: struct.pack("<q", int(col_pos.min()))}
-            upper = {FILE_PATH_FIELD_ID: paths[-1].encode("utf-8"), POS_FIELD_ID: struct.pack("<q", int(col_pos.max()))}
+            buf = pa.BufferOutputStream()
+            pq.write_table(table, buf)
+            write_atomic(local, buf.getvalue().to_pybytes())
+            # the columns' metrics, as Iceberg Java keeps them: readers plan a file whose file_path bounds are equal
+            # as applying to that one data file
+            from .. import parquet
+
+            with parquet.open(local) as pqf:
+                metrics = _parquet_metrics(pqf.metadata)
             added.append(DataFile(content=DataFileContent.POSITION_DELETES, file_path=uri, file_format="parquet",
-                                  partition=dict(self._data[paths[0]].df.partition), record_count=n,
-                                  file_size_in_bytes=os.path.getsize(local), value_counts={FILE_PATH_FIELD_ID: n, POS_FIELD_ID: n},
-                                  null_value_counts={FILE_PATH_FIELD_ID: 0, POS_FIELD_ID: 0}, lower_bounds=lower, upper_bounds=upper,
+                                  partition=dict(self._data[paths[0]].df.partition), record_count=len(col_paths),
+                                  file_size_in_bytes=os.path.getsize(local), **metrics,
                                   referenced_data_file=paths[0] if len(paths) == 1 else None, spec_id=0))  # fmt: skip
             targets.append(frozenset(paths))
         sid = self._commit("delete", added_deletes=added, targets=targets)
