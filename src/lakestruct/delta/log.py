@@ -436,7 +436,8 @@ _STR = rb'"[\x20\x21\x23-\x5b\x5d-\x7e]*"'  # printable ASCII but quote and back
 _FAST_ADD = re.compile(
     rb'\{"add":\{"path":"([\x20\x21\x23-\x5b\x5d-\x7e]+)","partitionValues":\{((?:' + _STR + rb':(?:' + _STR + rb'|null)'
     rb'(?:,' + _STR + rb':(?:' + _STR + rb'|null))*)?)\},"size":(0|[1-9][0-9]{0,17}),"modificationTime":(0|[1-9][0-9]{0,17}),'
-    rb'"dataChange":(true|false)(,"stats":"(?:[^"\\\x00-\x1f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*")?\}\}\r?')
+    rb'"dataChange":(true|false)(,"stats":"(?:[^"\\\x00-\x1f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*")?'
+    rb'(?:,"(?:tags|baseRowId|defaultRowCommitVersion|clusteringProvider)":null)*\}\}\r?')  # null fields (delta-rs) = absent
 _FAST_PV = re.compile(rb'"([^"]*)":(?:"([^"]*)"|(null))').findall
 
 

@@ -50,8 +50,41 @@ __all__ = ["INLINE", "DV_MAGIC", "Table", "dv_location", "open_table", "read_dv"
 
 #: the path a :class:`~lakestruct.tables.DeleteFile` of an inline (``i``) vector names
 INLINE = "<inline>"
-#: the magic of Delta's ``RoaringBitmapArray`` format (1681511377, little-endian), before the 64-bit bitmap
+#: the magic of Delta's portable ``RoaringBitmapArray`` format (1681511377, little-endian), before a 64-bit portable bitmap
 DV_MAGIC = bytes.fromhex("d1d33964")
+#: the magic of the older native format (1681511376, big-endian): a count, then per 32-bit bitmap its size and bytes
+DV_MAGIC_NATIVE = bytes.fromhex("6439d3d0")
+
+
+def decode_native(raw: bytes, *, path: str, offset: int | None, max_positions: int | None) -> npt.NDArray[np.int64]:
+    """Positions of a vector in Delta's native ``RoaringBitmapArray`` format (PROTOCOL.md's inline example): magic, a
+    big-endian count of 32-bit bitmaps, then each one's big-endian size and its portable serialization; bitmap ``i``
+    holds the positions whose high 32 bits are ``i``."""
+    from ..roaring.read import decode_roaring32
+
+    if len(raw) < 8:
+        raise FormatError("a native vector has a magic and a bitmap count (8 bytes)", rule="delta.dv.native", path=path, offset=offset)
+    count = int.from_bytes(raw[4:8], "big", signed=True)
+    at = 8
+    parts = []
+    left = max_positions
+    if count < 0 or count > len(raw):
+        raise FormatError(f"bitmap count {count} does not fit {len(raw)} bytes", rule="delta.dv.native", path=path, offset=offset)
+    for i in range(count):
+        if at + 4 > len(raw):
+            raise FormatError(f"bitmap {i} has no size field", rule="delta.dv.native", path=f"{path}.bitmaps[{i}]", offset=offset)
+        size = int.from_bytes(raw[at : at + 4], "big", signed=True)
+        if size < 0 or at + 4 + size > len(raw):
+            raise FormatError(f"bitmap {i}'s size {size} runs past the vector", rule="delta.dv.native", path=f"{path}.bitmaps[{i}]",
+                              offset=offset)
+        vals = decode_roaring32(raw[at + 4 : at + 4 + size], path=f"{path}.bitmaps[{i}]", max_positions=left, wide=True)
+        parts.append(vals.view(np.int64) + (i << 32))
+        if left is not None:
+            left -= int(vals.size)
+        at += 4 + size
+    if at != len(raw):
+        raise FormatError(f"{len(raw) - at} bytes follow the last bitmap", rule="delta.dv.native", path=path, offset=offset)
+    return np.concatenate(parts) if parts else np.empty(0, dtype=np.int64)
 
 
 def _model(cls: type) -> Callable[..., Any]:
@@ -307,12 +340,15 @@ def read_dv(root: str, dv: DvDescriptor, where: Where | None = None, *, max_posi
         at = w.path(f"{field}.pathOrInlineDv")
         try:
             raw = z85.decode(dv.path_or_inline_dv, size=dv.size_in_bytes, path=at, offset=w.offset, strict=False)
-            if raw[:4] != DV_MAGIC:
-                raise FormatError(f"an inline vector starts with magic d1 d3 39 64 (1681511377 little-endian); found {raw[:4].hex(' ')}",
-                                  rule="delta.dv.magic", path=at, offset=w.offset)
+            if raw[:4] not in (DV_MAGIC, DV_MAGIC_NATIVE):
+                raise FormatError(f"an inline vector starts with magic d1 d3 39 64 (1681511377 little-endian) or, in the native "
+                                  f"format, 64 39 d3 d0; found {raw[:4].hex(' ')}", rule="delta.dv.magic", path=at, offset=w.offset)
             limit = dv.cardinality if max_positions is None else min(dv.cardinality, max_positions)
             try:
-                pos = decode_roaring64(raw[4:], iceberg=True, base_offset=4, path=f"{at}.bitmap", max_positions=limit)
+                if raw[:4] == DV_MAGIC_NATIVE:
+                    pos = decode_native(raw, path=f"{at}.bitmap", offset=w.offset, max_positions=limit)
+                else:
+                    pos = decode_roaring64(raw[4:], iceberg=True, base_offset=4, path=f"{at}.bitmap", max_positions=limit)
             except FormatError as e:
                 if e.rule == "roaring.max-positions" and limit == dv.cardinality:
                     raise FormatError(f"the descriptor's cardinality is {dv.cardinality}, the inline vector holds more",
