@@ -417,6 +417,7 @@ ROOMS: tuple[Room, ...] = (
         "delta.dv.z85-char": "A Z85 string holds a character outside the Z85 alphabet",
         "delta.dv.z85-value": "A Z85 group encodes a value past 2^32 - 1 (Delta's decoder wraps it; check reports it)",
         "delta.dv.magic": "An inline deletion vector does not start with the RoaringBitmapArray magic 1681511377",
+        "delta.dv.native": "An inline vector in the native RoaringBitmapArray format (magic 1681511376): a bitmap count or size past its bytes",
         "delta.dv.cardinality": "An inline deletion vector holds another number of positions than the descriptor's cardinality",
         "delta.dv.position-range": "check: a deletion vector deletes a position at or past the file's stats.numRecords",
         "delta.dv.unreadable": "check: a deletion-vector file could not be read (missing, ...)",
