@@ -192,7 +192,8 @@ def test_orphans_of_golden_tables(golden_copy) -> None:  # type: ignore[no-untyp
     Path(victim.path).unlink()
     Path(victim.deletes[0].path).unlink()
     found = {(o.kind, o.role, o.path) for o in ls.delta.open_table(root).orphans()}
-    assert found == {(before[0].kind, before[0].role, before[0].path), ("unreferenced", "data", str(stray)), ("unreferenced", "delete", str(dv_stray)),
+    assert found == {(before[0].kind, before[0].role, before[0].path), ("unreferenced", "data", str(stray)),
+                     ("unreferenced", "delete", str(dv_stray)),
                      ("missing", "data", victim.path), ("missing", "delete", victim.deletes[0].path)}
 
 
