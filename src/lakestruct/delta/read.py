@@ -348,7 +348,7 @@ def read_dv(root: str, dv: DvDescriptor, where: Where | None = None, *, max_posi
                 if raw[:4] == DV_MAGIC_NATIVE:
                     pos = decode_native(raw, path=f"{at}.bitmap", offset=w.offset, max_positions=limit)
                 else:
-                    pos = decode_roaring64(raw[4:], iceberg=True, base_offset=4, path=f"{at}.bitmap", max_positions=limit)
+                    pos = decode_roaring64(raw[4:], iceberg=True, base_offset=4, path=f"{at}.bitmap", max_positions=limit).view(np.int64)
             except FormatError as e:
                 if e.rule == "roaring.max-positions" and limit == dv.cardinality:
                     raise FormatError(f"the descriptor's cardinality is {dv.cardinality}, the inline vector holds more",
