@@ -96,8 +96,13 @@ def state(spark: Any, t: str, sid: int) -> dict:
     grouped = {r["_file"]: r["n"] for r in spark.sql(
         f"SELECT _file, count(*) AS n FROM local.db.{t} VERSION AS OF {sid} GROUP BY _file").collect()}  # fmt: skip
     assert grouped == {k: v for k, v in rows.items() if v}, "count(*) per _file disagrees with _pos"
+    entries = sorted((plain(r) for r in spark.sql(
+        f"SELECT status, snapshot_id, sequence_number, file_sequence_number, data_file.content AS content, "
+        f"data_file.file_path AS file_path, data_file.content_offset AS content_offset "
+        f"FROM local.db.{t}.entries VERSION AS OF {sid}").collect()),
+        key=lambda r: (r["file_path"], r["content_offset"] or 0, r["status"]))  # fmt: skip
     return {"snapshot_id": sid, "data_files": data, "delete_files": deletes, "live_rows": rows,
-            "deleted_positions": deleted, "planned_deletes": planned_deletes(spark, t, sid)}  # fmt: skip
+            "deleted_positions": deleted, "planned_deletes": planned_deletes(spark, t, sid), "entries": entries}  # fmt: skip
 
 
 def planned_deletes(spark: Any, t: str, sid: int) -> dict[str, list[list]]:
@@ -166,8 +171,13 @@ def truth(spark: Any, t: str, earlier: int | None, extra: dict) -> dict:
         "orphans": orphans,
         "statistics": meta.get("statistics", []),
         "partition_statistics": meta.get("partition-statistics", []),
+        "refs": meta.get("refs", {}),
+        "tags": {},
         **extra,
     }
+    for name, ref in meta.get("refs", {}).items():
+        if ref["type"] == "tag":
+            out["tags"][name] = state(spark, t, ref["snapshot-id"])
     if earlier is not None:
         out["earlier"] = state(spark, t, earlier) | {"metadata_location": metadata_file_of(log, earlier)}
     return out
@@ -234,12 +244,15 @@ def compacted(spark: Any) -> tuple[int | None, dict]:
 
 
 def expired(spark: Any, out: Path) -> tuple[int | None, dict]:
-    """Format v3: four commits, expire_snapshots (retain_last 1), one more append (its parent is the kept snapshot);
+    """Format v3: four commits, the second one tagged (``two_appends``: expire_snapshots keeps it), expire_snapshots
+    (retain_last 1), one more append (its parent is the kept snapshot);
     then orphans made on purpose: a real Parquet file named like a data file in data/, a copy of a manifest under a
     new name in metadata/."""
     create(spark, "expired", 3)
     rows(spark, N // 4, 1).writeTo("local.db.expired").append()
     rows(spark, N // 4, 1, start=N // 4).writeTo("local.db.expired").append()
+    spark.sql(f"ALTER TABLE local.db.expired CREATE TAG two_appends AS OF VERSION {snapshot_id(spark, 'expired')} "
+              "RETAIN 3650 DAYS")  # fmt: skip
     spark.sql("DELETE FROM local.db.expired WHERE id % 10 = 3")
     spark.sql("DELETE FROM local.db.expired WHERE id < 1000")
     calls = {"expire_snapshots": [plain(r) for r in spark.sql(
@@ -259,13 +272,16 @@ def expired(spark: Any, out: Path) -> tuple[int | None, dict]:
 
 
 def partitioned_stats(spark: Any) -> tuple[int | None, dict]:
-    """Format v3, partitioned by identity(cat) and day(ts); DVs from two DELETEs; compute_table_stats (a Puffin file
-    of Theta sketches, in the metadata's ``statistics``) and compute_partition_stats when this Iceberg has it."""
+    """Format v3, partitioned by identity(cat) and day(ts), then also bucket(3, id) (partition evolution: live files
+    under two specs); DVs from two DELETEs; compute_table_stats (a Puffin file of Theta sketches, in the metadata's
+    ``statistics``) and compute_partition_stats when this Iceberg has it."""
     create(spark, "partitioned_stats", 3, partitioned_by="PARTITIONED BY (cat, days(ts))")
     rows(spark, N // 4, 2).writeTo("local.db.partitioned_stats").append()
     spark.sql("DELETE FROM local.db.partitioned_stats WHERE id % 10 = 3")
     earlier = snapshot_id(spark, "partitioned_stats")
-    spark.sql("DELETE FROM local.db.partitioned_stats WHERE id % 9 = 1")
+    spark.sql("ALTER TABLE local.db.partitioned_stats ADD PARTITION FIELD bucket(3, id)")  # a second partition spec
+    rows(spark, N // 20, 1, start=N).writeTo("local.db.partitioned_stats").append()
+    spark.sql("DELETE FROM local.db.partitioned_stats WHERE id % 9 = 1")  # files of both specs
     calls = {"compute_table_stats": [plain(r) for r in spark.sql(
         "CALL local.system.compute_table_stats(table => 'db.partitioned_stats')").collect()]}  # fmt: skip
     try:

@@ -71,10 +71,11 @@ def test_the_tables_are_what_the_oracle_meant_to_write(iceberg_java_tables: Java
     c = truth["compacted"]
     assert {f["file_path"] for f in c["current"]["data_files"]}.isdisjoint(f["file_path"] for f in c["earlier"]["data_files"])
     e = truth["expired"]
-    assert len(e["snapshots"]) == 2 and len(e["orphans"]) == 2
+    assert len(e["snapshots"]) == 3 and len(e["orphans"]) == 2 and e["tags"]  # tagged, kept, appended after expiry
     assert {norm(p) for p in e["orphans"]} == {norm(p) for p in e["strays"]}
     ps = truth["partitioned_stats"]
     assert ps["statistics"] and len({tuple(sorted(f["partition"].items())) for f in ps["current"]["data_files"]}) > 1
+    assert {f["spec_id"] for f in ps["current"]["data_files"]} == {0, 1}  # partition evolution
 
 
 @pytest.mark.parametrize(("t", "which"), STATES)
@@ -89,12 +90,15 @@ def test_live_data_files_equal_iceberg_data_files(tables: dict[str, Any], iceber
         x = theirs[p]
         assert (f.record_count, f.size) == (x["record_count"], x["file_size_in_bytes"]), p
         assert (f.file_format or "").lower() == x["file_format"].lower(), p
-        assert _partition(f.partition, x.get("partition") or {}) == (x.get("partition") or {}), p
+        spark = x.get("partition") or {}
+        ours = _partition(f.partition, spark)
+        assert ours == {k: v for k, v in spark.items() if v is not None or k in ours}, p
 
 
 def _partition(values: Any, spark: dict[str, Any]) -> dict[str, Any]:
     """lakestruct's decoded partition values as Spark shows them: a day-transform value (a date; the spec stores days
-    from 1970-01-01 as an int) as its ISO date."""
+    from 1970-01-01 as an int) as its ISO date. (Spark shows the fields of every spec the table had, None for a field
+    the file's spec lacks.)"""
     out = {}
     for k, v in dict(values).items():
         if isinstance(v, int) and not isinstance(v, bool) and isinstance(spark.get(k), str) and k.endswith("_day"):
@@ -156,6 +160,40 @@ def test_deletes_applying_to_each_file_equal_iceberg_java_scan_plan(tables: dict
             for f in st.data_files}  # fmt: skip
     theirs = {norm(p): sorted([norm(d), off] for d, off in ds) for p, ds in truth["planned_deletes"].items()}
     assert ours == theirs
+
+
+@pytest.mark.parametrize(("t", "which"), STATES)
+def test_sequence_numbers_and_snapshot_ids_equal_iceberg_entries(tables: dict[str, Any], iceberg_java_tables: JavaTables,
+                                                                 t: str, which: str) -> None:  # fmt: skip
+    """Inherited sequence numbers and snapshot ids of every live data and delete file, the entry status, spec id and
+    v3 first_row_id of every live data file, as Iceberg's ``entries`` and ``data_files`` tables show them."""
+    st, truth = _state(tables, iceberg_java_tables, t, which)
+    status = {0: "EXISTING", 1: "ADDED"}
+    live = [e for e in truth["entries"] if e["status"] != 2]
+    theirs = {(norm(e["file_path"]), e["content_offset"]): (e["snapshot_id"], e["sequence_number"], e["file_sequence_number"])
+              for e in live}  # fmt: skip
+    ours = {(norm(f.path), f.offset if isinstance(f, ls.tables.DeleteFile) else None):
+            (f.extra["snapshot_id"], f.extra["sequence_number"], f.extra["file_sequence_number"])
+            for f in (*st.data_files, *st.delete_files)}  # fmt: skip
+    assert ours == theirs
+    data = {norm(x["file_path"]): x for x in truth["data_files"]}
+    entry = {norm(e["file_path"]): status[e["status"]] for e in live if e["content"] == 0}
+    for f in st.data_files:
+        x = data[norm(f.path)]
+        assert (f.extra["status"], f.extra["spec_id"], f.extra["first_row_id"]) == \
+            (entry[norm(f.path)], x["spec_id"], x.get("first_row_id")), f.path  # fmt: skip
+
+
+def test_a_tag_keeps_its_snapshot_and_state_reads_it(tables: dict[str, Any], iceberg_java_tables: JavaTables) -> None:
+    """``expired``'s tag survives expire_snapshots: ``state(ref=tag)`` is the tagged snapshot's state."""
+    truth = iceberg_java_tables.truth["expired"]
+    assert truth["tags"]
+    for name, x in truth["tags"].items():
+        st = tables["expired"].state(ref=name)
+        assert st.snapshot_id == x["snapshot_id"] == truth["refs"][name]["snapshot-id"]
+        assert sorted((norm(f.path), f.record_count, f.deleted_rows) for f in st.data_files) == \
+            sorted((norm(f["file_path"]), f["record_count"], f["record_count"] - x["live_rows"][f["file_path"]])
+                   for f in x["data_files"])  # fmt: skip
 
 
 @pytest.mark.parametrize("t", TABLES)
@@ -234,7 +272,7 @@ def test_statistics_file_matches_its_puffin_file(tables: dict[str, Any], iceberg
             for b, m in zip(pf.blobs, x["blob-metadata"], strict=True):
                 assert b.type == "apache-datasketches-theta-v1"
                 sk = ls.sketches.ThetaSketch.from_bytes(pf.read_blob(b))
-                assert round(sk.estimate()) == int(m["properties"]["ndv"]) == int(b.properties["ndv"])
+                assert int(sk.estimate()) == int(m["properties"]["ndv"]) == int(b.properties["ndv"])  # Java: (long) estimate
 
 
 # -- pyiceberg 0.12, a second oracle ----------------------------------------------------------------------------
