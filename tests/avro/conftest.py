@@ -1,6 +1,7 @@
 """Real Avro object container files for the Avro room's tests: every Paimon manifest, manifest list and index
 manifest of the shared corpus (pypaimon 2.1, Paimon Java's golden warehouse, paimon-rust's 0.9-era files), and
-Iceberg manifests and manifest lists written at test time by pyiceberg's own Avro writer (the corpus has none)."""
+Iceberg manifests and manifest lists written at test time (the corpus has none) by pyiceberg's own Avro writer and
+by Iceberg Java 1.10 (the tables of tests/iceberg/iceberg_java_env.py, skipped when Iceberg Java cannot be built)."""
 
 from __future__ import annotations
 
@@ -101,3 +102,23 @@ def iceberg_manifests(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
         out.append(mlist)
         parent = snap
     return out
+
+
+@pytest.fixture(scope="session")
+def java_manifests() -> list[Path]:
+    """Every manifest and manifest list of the tables Iceberg Java 1.10 writes for tests/iceberg (v3 with deletion
+    vectors, v2 with position deletes, compacted, expired, partitioned with statistics)."""
+    from tests.iceberg.iceberg_java_env import iceberg_java_tables
+
+    tables, why = iceberg_java_tables()
+    if tables is None:
+        pytest.skip(why)
+    out = sorted(tables.warehouse.rglob("metadata/*.avro"))
+    assert len(out) > 20
+    return out
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if "java_manifests" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group("iceberg_java"))

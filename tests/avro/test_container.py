@@ -100,6 +100,17 @@ def test_iceberg_manifests(iceberg_manifests: list[Path]) -> None:
     assert {AvroFile(p.read_bytes()).codec for p in iceberg_manifests} == {"deflate", "null", "zstandard"}
 
 
+def test_iceberg_java_manifests(java_manifests: list[Path]) -> None:
+    keys: set[str] = set()
+    records = 0
+    for p in java_manifests:
+        records += len(check_file(p.read_bytes()))
+        keys |= set(ls.avro.open(p).metadata)
+    assert records > 50
+    # what Iceberg Java keeps in the header of manifests and manifest lists
+    assert {"schema", "partition-spec", "partition-spec-id", "format-version", "content", "snapshot-id", "sequence-number"} <= keys
+
+
 def test_open_sources(iceberg_manifests: list[Path]) -> None:
     p = iceberg_manifests[0]
     data = p.read_bytes()
