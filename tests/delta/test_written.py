@@ -167,3 +167,46 @@ def test_fast_path_and_json_agree(written: Path) -> None:
             assert a["path"] == path_b.decode() and a["size"] == int(size_b) and a["modificationTime"] == int(mt_b)
             assert a["dataChange"] == (dc_b == b"true") and a.get("stats") == (json.loads(stats_b[9:]) if stats_b else None)
     assert hits > 10
+
+
+def _replacing_log(root: Path, commits: int, files: int) -> None:
+    """A log whose every commit removes the files of the one before and adds as many new ones."""
+    import json
+
+    log = root / "_delta_log"
+    log.mkdir(parents=True)
+    schema = json.dumps({"type": "struct", "fields": [{"name": "x", "type": "long", "nullable": True, "metadata": {}}]})
+    for v in range(commits):
+        lines: list[dict[str, object]] = [{"commitInfo": {"timestamp": 1700000000000 + v, "operation": "WRITE"}}]
+        if v == 0:
+            lines += [{"protocol": {"minReaderVersion": 1, "minWriterVersion": 2}},
+                      {"metaData": {"id": "m", "format": {"provider": "parquet", "options": {}}, "schemaString": schema,
+                                    "partitionColumns": [], "configuration": {}}}]  # fmt: skip
+        for i in range(files):
+            if v:
+                lines.append({"remove": {"path": f"part-{v - 1}-{i}.parquet", "deletionTimestamp": 1, "dataChange": True}})
+            lines.append({"add": {"path": f"part-{v}-{i}.parquet", "partitionValues": {}, "size": 100 + i, "modificationTime": v,
+                                  "dataChange": True, "stats": json.dumps({"numRecords": i})}})  # fmt: skip
+        (log / f"{v:020d}.json").write_text("\n".join(json.dumps(x, separators=(",", ":")) for x in lines) + "\n")
+
+
+def test_memory_follows_the_live_set_not_the_log(tmp_path: Path) -> None:
+    """Replay of 200 commits that each replace 200 files peaks where replay of 20 such commits does (tombstones are
+    kept only when asked for: ``remove_files``); the live set is the last commit's files, with deltalake's answer."""
+    import tracemalloc
+
+    peaks = {}
+    for n in (20, 200):
+        root = tmp_path / f"t{n}"
+        _replacing_log(root, n, 200)
+        t = ls.delta.open_table(root)
+        tracemalloc.start()
+        try:
+            rp = t.replay()
+            peaks[n] = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        assert set(rp.adds) == {f"part-{n - 1}-{i}.parquet" for i in range(200)}
+        assert set(deltalake.DeltaTable(str(root)).get_add_actions().column("path").to_pylist()) == set(rp.adds)
+        assert len(t.remove_files()) == (n - 1) * 200
+    assert peaks[200] < 1.5 * peaks[20], peaks

@@ -366,6 +366,8 @@ class Replay:
     txns: dict[str, dict[str, Any]] = field(default_factory=dict)
     domains: dict[str, dict[str, Any]] = field(default_factory=dict)
     checkpoint: list[str] = field(default_factory=list)  #: the checkpoint files replay started from
+    #: keep the tombstones (``remove`` actions); without them memory holds only the live files, however long the log
+    keep_removes: bool = False
     unknown: list[FormatError] = field(default_factory=list)  #: actions this reader does not know (ignored)
 
     def where(self, src: int, line: int) -> Where:
@@ -401,7 +403,8 @@ def _apply(rp: Replay, si: int, acts: dict[str, Any], line: int, off: int | None
                 rp.adds[key] = (v, si, line)
                 rp.removes.pop(key, None)
             else:
-                rp.removes[key] = (v, si, line)
+                if rp.keep_removes:
+                    rp.removes[key] = (v, si, line)
                 rp.adds.pop(key, None)
         elif name == "protocol":
             rp.protocol = (v, si, line)
@@ -448,6 +451,7 @@ def replay_json(rp: Replay, si: int, data: bytes) -> None:
     name = src.path
     adds = rp.adds
     removes = rp.removes
+    keep = rp.keep_removes
     loads = json.loads
     fast = _FAST_ADD.fullmatch
     pv_cache: dict[bytes, dict[str, str | None]] = {}
@@ -504,7 +508,8 @@ def replay_json(rp: Replay, si: int, data: bytes) -> None:
                 if type(p) is str:
                     dv = r.get("deletionVector")
                     key = p if dv is None else (p, dv_unique_id(dv))
-                    removes[key] = (r, si, lineno)
+                    if keep:
+                        removes[key] = (r, si, lineno)
                     adds.pop(key, None)
                     continue
         _apply(rp, si, obj, lineno, offset_of(lineno))
@@ -541,18 +546,18 @@ def _sidecar_path(log_dir: str, p: Any, where: str, off: int | None, line: int, 
     return f"{log_dir}/_sidecars/{unquote(path)}"
 
 
-def replay(listing: LogListing, version: int, *, use_compactions: bool = True) -> Replay:
+def replay(listing: LogListing, version: int, *, use_compactions: bool = True, keep_removes: bool = False) -> Replay:
     """Reconcile the log up to ``version``: the newest complete checkpoint at or before it, then the commits after it
     (log compactions in their place where one covers a range inside them)."""
     with no_gc():
-        return _replay(listing, version, use_compactions)
+        return _replay(listing, version, use_compactions, keep_removes)
 
 
-def _replay(listing: LogListing, version: int, use_compactions: bool) -> Replay:
+def _replay(listing: LogListing, version: int, use_compactions: bool, keep_removes: bool) -> Replay:
     log_dir = listing.log_dir
     cps = [v for v in listing.checkpoints if v <= version]
     start = max(cps) if cps else -1
-    rp = Replay(version, [])
+    rp = Replay(version, [], keep_removes=keep_removes)
     if start >= 0:
         # prefer a UUID-named V2 checkpoint, then a classic one, then a multi-part one
         choices = sorted(listing.checkpoints[start], key=lambda fs: {"checkpoint-v2": 0, "checkpoint": 1}.get(fs[0].kind, 2))

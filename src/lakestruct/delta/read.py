@@ -451,13 +451,15 @@ class Table:
 
     # -- replay ----------------------------------------------------------------------------------------------
 
-    def replay(self, version: int | None = None) -> Replay:
+    def replay(self, version: int | None = None, *, tombstones: bool = False) -> Replay:
+        """The reconciled log of a version (default: the table's); ``tombstones`` keeps the ``remove`` actions too (memory
+        then grows with the removes the log holds, which a checkpoint keeps until they expire)."""
         v = self.version if version is None else version
         if type(v) is not int or not 0 <= v <= self.latest_version:
             raise UsageError(f"version {v!r} is not a version of the table (0 to {self.latest_version})")
         rp = self._replays.get(v)
-        if rp is None:
-            rp = replay(self._listing, v)
+        if rp is None or (tombstones and not rp.keep_removes):
+            rp = replay(self._listing, v, keep_removes=tombstones)
             self._replays = {v: rp}  # one replay kept: memory is the live set of one version
         return rp
 
@@ -496,7 +498,7 @@ class Table:
 
     def remove_files(self, version: int | None = None) -> list[RemoveFile]:
         """The tombstones (``remove`` actions) a version keeps."""
-        rp = self.replay(version)
+        rp = self.replay(version, tombstones=True)
         try:
             return [parse_remove(raw, rp.sources[si].version, self._where_fast(rp, si, line)) for raw, si, line in rp.removes.values()]
         except FormatError as e:
