@@ -142,7 +142,8 @@ def test_inline_cardinality_disagrees_with_the_bitmap(golden_copy) -> None:  # t
     line = rewrite(commit, lambda o: "add" in o, lambda o: o["add"]["deletionVector"].update(cardinality=5))
     with pytest.raises(ls.FormatError) as e:
         ls.delta.open_table(root).state(3)
-    assert (e.value.rule, e.value.source, e.value.path) == ("delta.dv.cardinality", str(commit), f"line[{line}].add.deletionVector.cardinality")
+    err = e.value
+    assert (err.rule, err.source, err.path) == ("delta.dv.cardinality", str(commit), f"line[{line}].add.deletionVector.cardinality")
     assert "holds 4" in e.value.message
 
 
@@ -159,7 +160,7 @@ def test_dv_offset_past_its_file(golden_copy, capsys: pytest.CaptureFixture[str]
     assert f"{commit} line[{line}].add.deletionVector" in err.message
     problems = ls.delta.open_table(root).check()
     assert [p.rule for p in problems if p.source == dv_file] == ["delta-dv.truncated"]
-    rc, out, errtext = cli(capsys, "delta", "files", str(root))
+    rc, _, errtext = cli(capsys, "delta", "files", str(root))
     assert rc == 1 and "delta-dv.truncated" in errtext and "Traceback" not in errtext
 
 
