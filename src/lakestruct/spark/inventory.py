@@ -445,7 +445,9 @@ def summarize(out: str, *, top: int = 10) -> dict[str, Any]:
     per_file: dict[str, list[int]] = {}
     for f, size in zip(data_pages["file"].to_pylist(), sizes.tolist(), strict=True):
         per_file.setdefault(f, []).append(size)
-    stats: list[dict[str, Any]] = [{"file": f, "pages": len(v), "median_page_bytes": int(np.median(v)), "max_page_bytes": max(v)} for f, v in per_file.items()]
+    stats: list[dict[str, Any]] = [
+        {"file": f, "pages": len(v), "median_page_bytes": int(np.median(v)), "max_page_bytes": max(v)} for f, v in per_file.items()
+    ]
     tiny = sorted((r for r in stats if r["median_page_bytes"] < TINY_PAGE_BYTES and r["pages"] > 1),
                   key=lambda r: (r["median_page_bytes"], r["file"]))
     huge = sorted((r for r in stats if r["max_page_bytes"] > HUGE_PAGE_BYTES), key=lambda r: -r["max_page_bytes"])
@@ -486,6 +488,13 @@ def summarize(out: str, *, top: int = 10) -> dict[str, Any]:
     s["ndv_mismatch"], s["ndv_mismatch_total"] = mism[:top], len(mism)
     s["theta_blobs"] = sum(1 for r in blobs if r["theta_estimate"] is not None)
     s["tables"] = sorted(_read(out, "tables").to_pylist(), key=lambda r: r["table"])
+    # what counting files on storage would say: every vector under the table's root, superseded ones included
+    dv_rows = [r for r in dv.select(["file", "cardinality", "error_rule"]).to_pylist() if r["error_rule"] is None]
+    for t in s["tables"]:
+        root = _norm_location(t["table"]).rstrip("/") + "/"
+        under = [r for r in dv_rows if _norm_location(r["file"]).startswith(root)]
+        t["vectors_on_storage"] = len(under)
+        t["positions_on_storage"] = sum(r["cardinality"] or 0 for r in under)
     orphans = _read(out, "orphan_files").to_pylist()
     s["orphans"] = sorted(orphans, key=lambda r: (r["kind"], -(r["size"] or 0), r["file"]))[:1000]
     s["orphans_total"] = len(orphans)
@@ -514,9 +523,12 @@ def format_summary(s: dict[str, Any], res: InventoryResult) -> str:
                 continue
             share = f"{t['deleted_share']:.1%}" if t["deleted_share"] is not None else "-"
             rules = f"; rules broken: {', '.join(t['rules_broken'])}" if t["rules_broken"] else ""
+            if t.get("vectors_on_storage"):
+                rules += (f"; on storage {t['vectors_on_storage']:,} deletion vectors name {t['positions_on_storage']:,} positions "
+                          "(old snapshots' included: not live)")
             lines.append(
                 f"  {t['format']:<8} {t['table']}: snapshot {t['snapshot_id']}, {t['data_files']:,} live data files, "
-                f"{t['record_count']:,} rows, {share} deleted, {t['delete_files']:,} live delete files, "
+                f"{t['record_count']:,} rows, {share} deleted ({t['deleted_rows'] or 0:,} rows), {t['delete_files']:,} live delete files, "
                 f"{t['orphan_files']:,} orphan files ({t['orphan_bytes']:,} bytes){rules}"
             )
         if len(s["tables"]) > 15:
