@@ -56,6 +56,15 @@ def traced() -> Iterator[None]:
 
 
 @pytest.fixture(scope="session")
+def fuzz_round2() -> Path:
+    """The second fuzzing campaign's reproducers (``../shared/fuzz-repro-round2``, kept outside the corpus), read in place."""
+    d = shared_dir() / "fuzz-repro-round2"
+    if not d.is_dir():
+        pytest.skip(f"{d} not found (set LAKESTRUCT_SHARED)")
+    return d
+
+
+@pytest.fixture(scope="session")
 def corpus() -> Path:
     """The shared corpus (``../shared/corpus``); tests needing it skip when it is absent."""
     c = corpus_dir()

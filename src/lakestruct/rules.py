@@ -113,6 +113,9 @@ ROOMS: tuple[Room, ...] = (
         "parquet.values.count-limit": "The pages declare more values than one decoding call's budget allows (LimitError)",
         "parquet.values.size-limit": "The values would materialise more bytes than one decoding call's budget allows "
         "(LimitError)",
+        "parquet.values.object-limit": "A call that returns the values as one Python list would hold more objects than "
+        "the stored bytes justify (LimitError; iter_values streams)",
+        "parquet.values.decimal-length": "A byte-array DECIMAL value has more bytes than its precision needs",
         "parquet.dictionary.index": "A dictionary index is not below the dictionary's size",
         "parquet.dictionary.bit-width": "The dictionary indices' bit width is above 32",
         "parquet.dictionary.missing": "A dictionary-encoded page comes without a dictionary page",
@@ -273,8 +276,9 @@ ROOMS: tuple[Room, ...] = (
         "paimon.schema.field": "A schema field is missing or of the wrong type, or a key names no field",
         "paimon.schema.type": "A schema data type is not one Paimon defines",
         "paimon.schema.id": "A schema file's id is not the one its name says",
-        "paimon.snapshot.json": "A snapshot file is not a JSON object",
-        "paimon.snapshot.field": "A snapshot field is missing or of the wrong type",
+        "paimon.snapshot.json": "A snapshot file is not a JSON object (or nests deeper than Python's stack)",
+        "paimon.snapshot.field": "A snapshot field is missing or of the wrong type, or an integer past a Java long",
+        "paimon.file-name": "A file name in a snapshot or manifest holds a NUL byte (no file system opens it)",
         "paimon.snapshot.id": "A snapshot file's id is not the one its name says",
         "paimon.manifest-list.field": "A manifest-list record field is missing or of the wrong type",
         "paimon.manifest-list.version": "A manifest-list record's _VERSION is not the one this reader knows",

@@ -262,7 +262,22 @@ def leaf_converter(node: SchemaNode, warn: Callable[[FormatError], None] | None 
         neg = -(node.scale or 0)
         exact = _EXACT
         if pt in (_BYTE_ARRAY, _FLBA):
-            return lambda v: decimal.Decimal(int.from_bytes(v, "big", signed=True)).scaleb(neg, exact)
+            width = decimal_bytes(node.precision or 1)
+            vpath = f"{at}.values"
+
+            def dec(v: Any) -> decimal.Decimal:
+                n = int.from_bytes(v, "big", signed=True)
+                # more bytes than the precision needs (beyond sign extension) would make Decimal(n) quadratic
+                if len(v) > width and n.bit_length() >= 8 * width:
+                    raise FormatError(
+                        f"a DECIMAL({node.precision}, {node.scale or 0}) value of column {node.name!r} takes {len(v)} bytes; "
+                        f"its precision needs at most {width}",
+                        rule="parquet.values.decimal-length",
+                        path=vpath,
+                    )
+                return decimal.Decimal(n).scaleb(neg, exact)
+
+            return dec
         return lambda v: decimal.Decimal(int(v)).scaleb(neg, exact)
     if kind in _STRINGS or kind in ("UTF8", "ENUM", "JSON"):
         return lambda v: v.decode("utf-8", "replace") if isinstance(v, bytes) else v
@@ -280,6 +295,12 @@ def leaf_converter(node: SchemaNode, warn: Callable[[FormatError], None] | None 
 
         return int96
     return lambda v: v
+
+
+def decimal_bytes(precision: int) -> int:
+    """The bytes a two's-complement unscaled value of ``precision`` decimal digits needs (at most; 16 for 38 digits,
+    32 for 76): a byte-array DECIMAL value longer than this, beyond sign extension, is ``parquet.values.decimal-length``."""
+    return (int(precision * 3.321928094887362) + 2 + 7) // 8  # bits of 10^p - 1 (log2 10 rounded up), + a sign bit
 
 
 def _check_decimal(node: SchemaNode, path: str) -> None:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import FormatError
 from ..thrift.typed import from_raw
-from .model import ColumnIndex, OffsetIndex, ThriftModel
+from .model import ColumnChunk, ColumnIndex, OffsetIndex, ThriftModel
 
 if TYPE_CHECKING:
     from .read import Page, ParquetFile
@@ -56,10 +56,19 @@ def _read_struct(pq: ParquetFile, cls: type[M], offset: int | None, length: int 
     return model
 
 
+def _chunk(pq: ParquetFile, row_group: int, column: int | str) -> tuple[int, ColumnChunk]:
+    """The leaf index and the ColumnChunk; a row group whose chunks are not one per leaf is
+    ``parquet.row-group-columns`` (as ``check()`` says), whichever column is asked for."""
+    col = column if isinstance(column, int) else pq.column(column).index
+    rgs = pq.metadata.row_groups
+    if 0 <= row_group < len(rgs) and len(rgs[row_group].columns) != len(pq.columns()):
+        raise pq.row_group_columns_error(row_group)
+    return col, pq.column_chunk(row_group, col)
+
+
 def column_index(pq: ParquetFile, row_group: int, column: int | str) -> ColumnIndex | None:
     """The chunk's ColumnIndex, or None when it has none."""
-    col = column if isinstance(column, int) else pq.column(column).index
-    cc = pq.column_chunk(row_group, col)
+    col, cc = _chunk(pq, row_group, column)
     path = f"row_groups[{row_group}].columns[{col}].column_index"
     ci = _read_struct(pq, ColumnIndex, cc.column_index_offset, cc.column_index_length, path)
     if ci is not None:
@@ -84,8 +93,7 @@ def column_index(pq: ParquetFile, row_group: int, column: int | str) -> ColumnIn
 
 def offset_index(pq: ParquetFile, row_group: int, column: int | str) -> OffsetIndex | None:
     """The chunk's OffsetIndex, or None when it has none."""
-    col = column if isinstance(column, int) else pq.column(column).index
-    cc = pq.column_chunk(row_group, col)
+    col, cc = _chunk(pq, row_group, column)
     path = f"row_groups[{row_group}].columns[{col}].offset_index"
     return _read_struct(pq, OffsetIndex, cc.offset_index_offset, cc.offset_index_length, path)
 
@@ -186,7 +194,12 @@ def column_index_bounds(pq: ParquetFile, row_group: int, column: int | str) -> t
             return bytes(raw)
         if conv is None or (desc.physical_type == 7 and len(raw) != desc.type_length):
             return v  # a truncated FIXED_LEN_BYTE_ARRAY bound stays bytes
-        return conv(v)
+        try:
+            return conv(v)
+        except FormatError as e:  # a value the type cannot hold (parquet.values.decimal-length): the stored bytes
+            e.path, e.offset = path, offset
+            pq.warnings.append(e.with_source(pq.name))
+            return v
 
     mins = [one(r, n, "min_values", i) for i, (r, n) in enumerate(zip(ci.min_values, ci.null_pages, strict=True))]
     maxs = [one(r, n, "max_values", i) for i, (r, n) in enumerate(zip(ci.max_values, ci.null_pages, strict=True))]

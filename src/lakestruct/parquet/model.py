@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any, ClassVar
 
+from ..thrift.compact import RawEncoded
+
 __all__ = [
     "Type",
     "ConvertedType",
@@ -196,6 +198,8 @@ class ThriftModel:
 def _jsonable(v: Any) -> Any:
     if isinstance(v, ThriftModel):
         return v.to_dict()
+    if isinstance(v, RawEncoded):  # an unknown container field, kept encoded
+        return {"encoded": v.data.hex()}
     if isinstance(v, IntEnum):
         return v.name
     if isinstance(v, bytes):

@@ -74,6 +74,12 @@ VALUES_PER_STORED_BYTE = 1024
 # same expansion bound as decompression; every other encoding produces at most what it reads).
 MIN_VALUE_BYTES = 64 << 20
 VALUE_BYTES_PER_STORED_BYTE = 1024
+# A call that returns its values as one Python list (column_values / ParquetFile.values, read_rows) holds
+# every value as a Python object (~50-80 bytes each, list slot included), so it may hold at most
+# max(MIN_OBJECT_CAP, OBJECTS_PER_STORED_BYTE x stored bytes) values: ~80 MiB for any small file, and
+# ~1.2 KB of objects per stored byte above it. iter_values streams page by page and is not bound by it.
+MIN_OBJECT_CAP = 1 << 20
+OBJECTS_PER_STORED_BYTE = 16
 
 
 class DecodeBudget:
@@ -85,11 +91,12 @@ class DecodeBudget:
     :meth:`charge` the bytes they are about to materialise beyond their input.
     """
 
-    __slots__ = ("max_value_bytes", "max_values", "stored", "value_bytes", "values")
+    __slots__ = ("max_value_bytes", "max_values", "objects", "stored", "value_bytes", "values")
 
-    def __init__(self, max_values: int | None = None, max_value_bytes: int | None = None) -> None:
+    def __init__(self, max_values: int | None = None, max_value_bytes: int | None = None, *, objects: bool = False) -> None:
         self.max_values = max_values
         self.max_value_bytes = max_value_bytes
+        self.objects = objects  # the call returns every value as a Python object (parquet.values.object-limit)
         self.stored = 0  # stored bytes of the pages counted so far
         self.values = 0  # values their data pages declare
         self.value_bytes = 0  # bytes charged so far
@@ -97,6 +104,10 @@ class DecodeBudget:
     @property
     def value_cap(self) -> int:
         return self.max_values if self.max_values is not None else max(MIN_VALUE_CAP, VALUES_PER_STORED_BYTE * self.stored)
+
+    @property
+    def object_cap(self) -> int:
+        return self.max_values if self.max_values is not None else max(MIN_OBJECT_CAP, OBJECTS_PER_STORED_BYTE * self.stored)
 
     @property
     def byte_cap(self) -> int:
@@ -121,6 +132,16 @@ class DecodeBudget:
                 f"the data pages declare {declared} values{before}, more than the {cap} that {self.stored} stored bytes justify "
                 "(max_values= raises the limit)",
                 rule="parquet.values.count-limit",
+                path=f"{spec.where_path}.pages",
+                offset=spec.pages[0].offset if spec.pages else None,
+            )
+        if self.objects and self.values + declared > self.object_cap:
+            before = f" after {self.values} in earlier chunks" if self.values else ""
+            raise LimitError(
+                f"the data pages declare {declared} values{before}: as one list of Python objects that is more than the "
+                f"{self.object_cap} that {self.stored} stored bytes justify (iter_values() streams them page by page; "
+                "max_values= raises the limit)",
+                rule="parquet.values.object-limit",
                 path=f"{spec.where_path}.pages",
                 offset=spec.pages[0].offset if spec.pages else None,
             )
@@ -854,9 +875,21 @@ def iter_values(
         for r, d in zip(reps, defs, strict=True):
             if d == maxd:
                 v = next(vals)
-                yield Entry(rg, r, d, v if conv is None else conv(v))
+                if conv is not None:
+                    try:
+                        v = conv(v)
+                    except FormatError as e:  # a value its type cannot hold (parquet.values.decimal-length)
+                        raise _value_error(e, pf, spec, page) from None
+                yield Entry(rg, r, d, v)
             else:
                 yield Entry(rg, r, d, None)
+
+
+def _value_error(e: FormatError, pf: ParquetFile, spec: ChunkSpec, page: PageData) -> FormatError:
+    """A conversion error located: the page's value section (or its stored body), the chunk's path, the file."""
+    e.offset = page.values_at if page.values_at is not None else page.data_offset
+    e.path = f"{spec.where_path}.pages[{page.index}].values"
+    return e.with_source(pf.name)
 
 
 def read_rows(
@@ -903,7 +936,7 @@ def read_rows(
     if python:
         for i in cols:
             convs[id(chains[i][-1])] = _converter(pf, chains[i][-1])
-    budget = DecodeBudget(max_values, max_value_bytes)
+    budget = DecodeBudget(max_values, max_value_bytes, objects=True)
     leaves = {path: concat_levels(read_column(pf, i, limit=limit, budget=budget)) for path, i in zip(paths, cols, strict=True)}
 
     def conv(node: SchemaNode, v: Any) -> Any:
@@ -948,8 +981,20 @@ def column_values(
     desc = pf.column(column)
     conv = _converter(pf, leaf_node(pf, desc.index)) if python else None
     out: list[Any] = []
-    for c in read_column(pf, desc.index, row_group=row_group, max_values=max_values, max_value_bytes=max_value_bytes):
+    budget = DecodeBudget(max_values, max_value_bytes, objects=True)
+    chunks = read_column(pf, desc.index, row_group=row_group, budget=budget)
+    for c in chunks:
         out.extend(values_with_nulls(c))
     if conv is None:
         return out
-    return [None if v is None else conv(v) for v in out]
+    try:
+        return [None if v is None else conv(v) for v in out]
+    except FormatError:
+        for c in chunks:  # find the page (a rare path: the error is redone page by page to locate it)
+            for page in c.data_pages:
+                for v in [] if page.values is None else page.values.tolist():
+                    try:
+                        conv(v)
+                    except FormatError as e:
+                        raise _value_error(e, pf, c.spec, page) from None
+        raise

@@ -9,10 +9,19 @@
 from __future__ import annotations
 
 from .model import Bitmap32Info, Bitmap64Info, Bucket, ContainerInfo
-from .read import DEFAULT_MAX_POSITIONS, HAVE_C, decode_roaring32, decode_roaring64, describe_roaring32, describe_roaring64
+from .read import (
+    CHECK_MAX_POSITIONS,
+    DEFAULT_MAX_POSITIONS,
+    HAVE_C,
+    decode_roaring32,
+    decode_roaring64,
+    describe_roaring32,
+    describe_roaring64,
+)
 from .write import EMPTY32, choose_kinds, encode32, encode64, normalize_positions
 
 __all__ = [
+    "CHECK_MAX_POSITIONS",
     "DEFAULT_MAX_POSITIONS",
     "EMPTY32",
     "HAVE_C",

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..errors import FormatError, LimitError, MagicError, TruncatedError
+from ..errors import FormatError, LimitError, MagicError, TruncatedError, UsageError
 
 __all__ = ["Scan", "decode32", "decode64", "scan32", "scan64"]
 
@@ -362,6 +362,12 @@ def scan64(
     return _finish(ctx, p, True)
 
 
+def _check_limit(max_positions: int | None) -> None:
+    """A negative ``max_positions`` is a caller's mistake (the compiled twin's -1 stands for None): UsageError."""
+    if max_positions is not None and max_positions < 0:
+        raise UsageError(f"max_positions must be >= 0 or None, not {max_positions}")
+
+
 def fill(ctx_data: bytes | bytearray | memoryview, scan: Scan, *, base: int = 0, path: str = "",
          max_positions: int | None = None, dtype: Any = U64) -> Array:
     """Decode every container of ``scan`` into one sorted array of ``dtype`` (uint64, or uint32 for a 32-bit
@@ -447,11 +453,13 @@ def fill(ctx_data: bytes | bytearray | memoryview, scan: Scan, *, base: int = 0,
 def decode32(data: bytes | bytearray | memoryview, *, base: int = 0, path: str = "", allow_trailing: bool = False,
              max_positions: int | None = None, wide: bool = False) -> Array:
     """Values of a 32-bit bitmap as uint32 (4 bytes per value), or uint64 with ``wide``."""
+    _check_limit(max_positions)
     scan = scan32(data, base=base, path=path, allow_trailing=allow_trailing)
     return fill(data, scan, base=base, path=path, max_positions=max_positions, dtype=U64 if wide else np.uint32)
 
 
 def decode64(data: bytes | bytearray | memoryview, *, base: int = 0, path: str = "", iceberg: bool = False,
              allow_trailing: bool = False, max_positions: int | None = None) -> Array:
+    _check_limit(max_positions)
     scan = scan64(data, base=base, path=path, iceberg=iceberg, allow_trailing=allow_trailing)
     return fill(data, scan, base=base, path=path, max_positions=max_positions)

@@ -14,7 +14,7 @@ from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy
 
-from lakestruct.errors import FormatError, LimitError, MagicError, TruncatedError
+from lakestruct.errors import FormatError, LimitError, MagicError, TruncatedError, UsageError
 
 cnp.import_array()
 
@@ -442,6 +442,8 @@ cdef object _run(object data, int64_t base, str path, bint is64, bint iceberg, b
     cdef _Walker w = _Walker()
     cdef Py_ssize_t end
     cdef cnp.ndarray out
+    if max_positions < -1:  # -1 stands for None (no limit); any other negative limit is a caller's mistake
+        raise UsageError(f"max_positions must be >= 0 or None, not {max_positions}")
     w.n = view.shape[0]
     w.b = &view[0] if w.n > 0 else <const uint8_t*>b""
     w.base = base

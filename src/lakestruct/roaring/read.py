@@ -19,6 +19,7 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
+from .._twins import forced_pure
 from ..errors import UsageError
 from . import _decode
 from .model import Bitmap32Info, Bitmap64Info, describe
@@ -26,7 +27,7 @@ from .model import Bitmap32Info, Bitmap64Info, describe
 try:  # the compiled twin is optional
     from . import _decode_c  # type: ignore[attr-defined]
 
-    HAVE_C = True
+    HAVE_C = not forced_pure("roaring")  # LAKESTRUCT_PURE: "auto" takes the pure twin; impl="c" still reaches this one
 except ImportError:  # pragma: no cover - pure-Python install
     _decode_c = None
     HAVE_C = False
@@ -36,8 +37,14 @@ except ImportError:  # pragma: no cover - pure-Python install
 #: input size alone cannot bound the output; pass ``max_positions=None`` to lift the limit for a
 #: vector you trust.
 DEFAULT_MAX_POSITIONS = 1 << 28
+#: The one cap of every command that decodes deletion vectors or Roaring files (``deletes show``, ``puffin inspect``,
+#: ``paimon dv``, ``scan``, ``validate``, the Spark inventory's checks): 2^24 positions (128 MiB of int64) a file,
+#: unless ``--max-positions`` says otherwise. :data:`DEFAULT_MAX_POSITIONS` is reached by a 58 KB blob of run
+#: containers, so commands that check whatever they are given use this lower one.
+CHECK_MAX_POSITIONS = 1 << 24
 
 __all__ = [
+    "CHECK_MAX_POSITIONS",
     "DEFAULT_MAX_POSITIONS",
     "HAVE_C",
     "Impl",
@@ -58,7 +65,7 @@ def _pick(impl: Impl) -> bool:
     if impl == "auto":
         return HAVE_C
     if impl == "c":
-        if not HAVE_C:
+        if _decode_c is None:
             raise UsageError("the compiled decoder (lakestruct.roaring._decode_c) is not built; reinstall with Cython and a C compiler")
         return True
     if impl == "python":
@@ -84,6 +91,7 @@ def decode_roaring64(
     More than ``max_positions`` values raise ``roaring.max-positions`` before any
     allocation.
     """
+    _decode._check_limit(max_positions)  # the compiled twin's -1 means None: refuse negatives before it sees them
     if _pick(impl):
         assert _decode_c is not None
         out: Any = _decode_c.decode64(data, base_offset, path, iceberg, allow_trailing, -1 if max_positions is None else max_positions)
@@ -110,6 +118,7 @@ def decode_roaring32(
     ``max_positions`` values (default :data:`DEFAULT_MAX_POSITIONS`, 1 GiB of uint32) raise ``roaring.max-positions``
     before that allocation.
     """
+    _decode._check_limit(max_positions)  # the compiled twin's -1 means None: refuse negatives before it sees them
     if _pick(impl):
         assert _decode_c is not None
         out: Any = _decode_c.decode32(data, base_offset, path, allow_trailing, -1 if max_positions is None else max_positions, wide)

@@ -144,7 +144,8 @@ class ThetaSketch:
         seed hash is checked unless the sketch is empty); ``None`` skips that
         check. Bytes after the sketch raise ``theta_compact.trailing-bytes``
         unless ``allow_trailing``. A sketch holding more than ``max_entries``
-        hashes (at most, and by default, 2^27) raises ``theta_compact.num-entries-limit``
+        hashes (at most 2^27; by default max(2^23, the input's size in bytes), so that
+        unpacking costs at most max(64 MiB, 8 x the input)) raises ``theta_compact.num-entries-limit``
         (a :class:`~lakestruct.errors.LimitError`) before they are unpacked. Any
         violation raises a :class:`~lakestruct.errors.FormatError` subclass.
         """

@@ -96,15 +96,18 @@ def check_ndv(sketch: ThetaSketch, ndv_property: str | int, *, path: str = "prop
     return result
 
 
-def theta_blob_report(data: bytes, properties: Mapping[str, str] | None = None, *, seed: int | None = 9001) -> dict[str, object]:
+def theta_blob_report(
+    data: bytes, properties: Mapping[str, str] | None = None, *, seed: int | None = 9001, max_entries: int | None = None
+) -> dict[str, object]:
     """Decode one ``apache-datasketches-theta-v1`` blob (decompressed bytes) for display.
 
     Returns :meth:`ThetaSketch.summary` plus, when ``properties`` has ``ndv``,
     ``ndv`` (the property as stored), ``ndv_ok`` and ``ndv_rule``/``ndv_message``.
     Malformed sketch bytes raise :class:`FormatError`; an ``ndv`` problem is
-    reported in the dict, not raised (use :func:`check_ndv` to raise).
+    reported in the dict, not raised (use :func:`check_ndv` to raise). ``max_entries`` bounds the hashes as in
+    :meth:`ThetaSketch.from_bytes` (default: relative to ``len(data)``).
     """
-    sk = ThetaSketch.from_bytes(data, seed=seed)
+    sk = ThetaSketch.from_bytes(data, seed=seed, max_entries=max_entries)
     out = sk.summary()
     if properties is not None and "ndv" in properties:
         r = compare_ndv(sk, properties["ndv"])

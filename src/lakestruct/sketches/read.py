@@ -27,7 +27,7 @@ from . import bitpack
 from .model import MAX_THETA, Flags, ThetaSketch
 from .murmur3 import DEFAULT_SEED, compute_seed_hash
 
-__all__ = ["read_theta", "assemble", "PRE_LONGS_BY_VERSION", "MAX_ENTRIES", "MAX_SKETCH_BYTES"]
+__all__ = ["read_theta", "assemble", "PRE_LONGS_BY_VERSION", "MAX_ENTRIES", "MAX_SKETCH_BYTES", "MIN_ENTRIES_CAP"]
 
 SPEC = "theta_compact"
 T = TypeVar("T")
@@ -38,6 +38,13 @@ PRE_LONGS_BY_VERSION: dict[int, tuple[int, ...]] = {1: (3,), 2: (1, 2, 3), 3: (1
 MAX_ENTRIES = 2**27
 #: A serialized sketch larger than this is refused before reading (MAX_ENTRIES hashes + preamble).
 MAX_SKETCH_BYTES = 8 * (MAX_ENTRIES + 3)
+#: Without ``max_entries``, a sketch may hold at most max(MIN_ENTRIES_CAP, its size in bytes) hashes: unpacked, each
+#: takes 8 bytes, so decoding costs at most max(64 MiB, 8 x the input). Serial versions 1-3 store 8 bytes a hash and
+#: never reach it; a v4 sketch packs a hash in ``entry_bits`` bits (~36 or more for a sketch DataSketches writes, so
+#: under 2 bytes of output per input byte), but a crafted one in 1 bit: 2^27 hashes from 16 MiB that zstd makes from
+#: 700 bytes (fuzz round two, ``theta_blob_report_unbounded.puffin``). The Puffin checks bound it tighter still, from
+#: the blob's stored size.
+MIN_ENTRIES_CAP = 1 << 23
 
 
 def _fail(msg: str, rule: str, path: str, offset: int | None) -> FormatError:
@@ -49,11 +56,12 @@ def read_theta(
 ) -> ThetaSketch:
     """Parse and check a serialized compact Theta sketch (see :meth:`ThetaSketch.from_bytes`).
 
-    ``max_entries`` (default and ceiling :data:`MAX_ENTRIES`) bounds the hashes the sketch may hold; more raise
-    ``theta_compact.num-entries-limit`` before they are unpacked (a Puffin reader derives it from the blob's stored size).
+    ``max_entries`` (ceiling :data:`MAX_ENTRIES`; default max(:data:`MIN_ENTRIES_CAP`, the input's size in bytes))
+    bounds the hashes the sketch may hold; more raise ``theta_compact.num-entries-limit`` before they are unpacked (a
+    Puffin reader derives it from the blob's stored size).
     """
-    limit = MAX_ENTRIES if max_entries is None else min(max_entries, MAX_ENTRIES)
     src = open_source(data)
+    limit = min(MAX_ENTRIES, max(MIN_ENTRIES_CAP, src.size) if max_entries is None else max_entries)
     try:
         if src.size > MAX_SKETCH_BYTES:
             raise LimitError(
@@ -83,7 +91,7 @@ def _too_many(n: int, limit: int, offset: int) -> LimitError:
     why = (
         "more than any DataSketches Theta sketch retains"
         if limit == MAX_ENTRIES
-        else "more than the blob's stored size justifies (8 bytes per hash within the decompression bound)"
+        else "more than the input's size justifies (8 bytes per hash within the decoding bound; max_entries= raises it)"
     )
     return LimitError(f"{n} hashes is {why} ({limit})", rule=f"{SPEC}.num-entries-limit", path="body.num_entries", offset=offset)
 

@@ -23,7 +23,7 @@ from libc.string cimport memcpy
 
 import gc as _gc
 
-from lakestruct.thrift.compact import RawList, RawMap
+from lakestruct.thrift.compact import RawEncoded, RawList, RawMap
 
 DEF MAX_DEPTH = 64
 DEF MAXF = 48
@@ -218,6 +218,69 @@ cdef class _Reader:
             raise _Bail()
         return 1
 
+    cdef int gskip(self, int t, int depth) except -1:
+        """Step over a value of wire type ``t`` as :meth:`gvalue` reads it (the same checks, bailing where it bails),
+        building nothing: an unknown field's container is kept as its bytes (twin of ``compact._Decoder.skip``)."""
+        cdef int et = 0
+        cdef int fid = 0
+        cdef int ft = 0
+        cdef uint64_t n, i
+        cdef uint8_t kv
+        cdef int kt, vt
+        if t == 5 or t == 4:
+            self.i32()
+            return 0
+        if t == 6:
+            self.zigzag()
+            return 0
+        if t == 8:
+            n = self.length()
+            self.pos += <Py_ssize_t>n
+            return 0
+        if t == 12:
+            if depth + 1 > MAX_DEPTH:
+                raise _Bail()
+            while self.field_header(&fid, &ft):
+                if ft != 1 and ft != 2:
+                    self.gskip(ft, depth + 1)
+            return 0
+        if t == 9 or t == 10:
+            n = self.list_header(depth + 1, &et)
+            for i in range(n):
+                self.gskip(et, depth + 1)
+            return 0
+        if t == 3 or t == 1 or t == 2:
+            if self.pos >= self.end:
+                raise _Bail()
+            self.pos += 1
+            return 0
+        if t == 7 or t == 13:
+            if self.pos + (8 if t == 7 else 16) > self.end:
+                raise _Bail()
+            self.pos += 8 if t == 7 else 16
+            return 0
+        if t == 11:
+            if depth + 1 > MAX_DEPTH:
+                raise _Bail()
+            n = self.varint()
+            if n == 0:
+                return 0
+            if n > <uint64_t>(self.end - self.pos) // 2:
+                raise _Bail()
+            if self.pos >= self.end:
+                raise _Bail()
+            kv = self.p[self.pos]
+            self.pos += 1
+            kt = kv >> 4
+            vt = kv & 0x0F
+            if kt < 1 or kt > 13 or vt < 1 or vt > 13:
+                raise _Bail()
+            for i in range(n):
+                self.gskip(kt, depth + 1)
+                self.gskip(vt, depth + 1)
+            return 0
+        raise _Bail()
+
     cdef dict gstruct(self, int depth):
         cdef dict out = {}
         cdef int fid = 0
@@ -298,6 +361,7 @@ cdef class _Reader:
         cdef uint64_t u
         cdef bint acyclic = True
         cdef object value
+        cdef Py_ssize_t start
         if depth > MAX_DEPTH:
             raise _Bail()
         while self.field_header(&fid, &t):
@@ -336,6 +400,10 @@ cdef class _Reader:
                 unknown.append((fid, t, True))
             elif t == 2:
                 unknown.append((fid, t, False))
+            elif t == 9 or t == 10 or t == 11 or t == 12:  # a container: kept as its encoded bytes
+                start = self.pos
+                self.gskip(t, depth)
+                unknown.append((fid, t, RawEncoded(t, PyBytes_FromStringAndSize(<const char*>(self.p + start), self.pos - start))))
             else:
                 unknown.append((fid, t, self.gvalue(t, depth)))
         if (got & plan.required) != plan.required:

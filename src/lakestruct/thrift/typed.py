@@ -32,11 +32,15 @@ from .compact import (
     I32,
     I64,
     LIST,
+    MAP,
     SET,
     STRUCT,
     TYPE_NAMES,
+    Encoder,
+    RawEncoded,
     RawList,
     RawStruct,
+    Shape,
     _compiled,
     check_range,
     decode_struct_py,
@@ -94,6 +98,7 @@ _C_PLAIN, _C_RANGED, _C_STRING, _C_ENUM, _C_OTHER = range(5)
 
 def clear_cache() -> None:
     _PLANS.clear()
+    _SHAPES.clear()
 
 
 def _code(kind: Any) -> int:
@@ -219,6 +224,37 @@ def make(cls: type[M], values: dict[str, Any]) -> M:
     return obj
 
 
+def _encoded(t: int, v: Any) -> Any:
+    """An unknown field's value as models keep it: a container as its encoded bytes (:class:`RawEncoded`; the
+    decoders given a shape build it without decoding the container), anything else as it is."""
+    if t in (LIST, SET, MAP, STRUCT) and not isinstance(v, RawEncoded):
+        enc = Encoder()
+        enc.value(t, v)
+        return RawEncoded(t, enc.getvalue())
+    return v
+
+
+_SHAPES: dict[type, Shape] = {}
+
+
+def shape(cls: type) -> Shape:
+    """The model's :data:`~lakestruct.thrift.compact.Shape`: accepted wire types per known field, and the shapes of
+    its struct fields and lists of structs (what the pure decoder needs to leave unknown containers encoded)."""
+    sh = _SHAPES.get(cls)
+    if sh is None:
+        sh = {}
+        _SHAPES[cls] = sh  # before recursing (a model that contains itself)
+        for fid, (_name, kind, accepted, _code) in _plan(cls)[0].items():
+            sub: Any = None
+            if not isinstance(kind, str):
+                if kind[0] == "struct":
+                    sub = shape(kind[1])
+                elif kind[0] == "list" and not isinstance(kind[1], str) and kind[1][0] == "struct":
+                    sub = shape(kind[1][1])
+            sh[fid] = (accepted, sub)
+    return sh
+
+
 def from_raw(cls: type[M], raw: RawStruct, *, path: PathLike = "", offset: int | None = None) -> M:
     """Build ``cls`` from decoded fields. ``offset`` (of the struct) is reported in errors."""
     fields, required = _plan(cls)
@@ -227,13 +263,13 @@ def from_raw(cls: type[M], raw: RawStruct, *, path: PathLike = "", offset: int |
     for fid, (t, v) in raw.items():
         spec = fields.get(fid)
         if spec is None:
-            unknown.append((fid, t, v))
+            unknown.append((fid, t, _encoded(t, v)))
             continue
         name, kind, accepted, code = spec
         if t not in accepted:
             # Thrift semantics: a field whose wire type does not match the IDL is skipped
             # (kept here); a required one is then reported missing below.
-            unknown.append((fid, t, v))
+            unknown.append((fid, t, _encoded(t, v)))
             continue
         if code == _C_PLAIN:
             kwargs[name] = v
@@ -315,7 +351,7 @@ def decode_model_py(
     cls: type[M], buf: bytes, pos: int = 0, end: int | None = None, *, base: int = 0, path: str = "struct"
 ) -> tuple[M, int]:
     """The pure-Python twin: :func:`from_raw` of :func:`~lakestruct.thrift.compact.decode_struct`."""
-    raw, after = decode_struct_py(buf, pos, end, base=base, path=path)
+    raw, after = decode_struct_py(buf, pos, end, base=base, path=path, shape=shape(cls))
     return from_raw(cls, raw, path=path, offset=base + pos), after
 
 
