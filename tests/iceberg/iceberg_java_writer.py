@@ -6,11 +6,23 @@ imports nothing of lakestruct):
     VENV35_PYTHON iceberg_java_writer.py JARS OUT [TABLE...]
 
 writes ``OUT/warehouse/db/<table>`` and ``OUT/<table>.json`` for each table (all of :data:`TABLES` by default). Every
-fact in the JSON comes from Iceberg's own metadata tables, queries and procedures: ``snapshots``,
-``metadata_log_entries``, ``data_files`` / ``delete_files`` (current and ``VERSION AS OF`` an earlier snapshot),
-``all_files``, ``all_manifests``, ``SELECT _file, _pos`` (the live rows of each data file, so deleted positions =
-[0, record_count) minus them), and ``remove_orphan_files(..., dry_run => true)``; ``statistics`` comes from the
-metadata file Iceberg wrote.
+fact in the JSON comes from Iceberg itself: its metadata tables, queries, procedures and scan planning; paths are as
+Iceberg writes them (``file:/...``). The keys of ``<table>.json``:
+
+- ``location``, ``format_version``, ``metadata_location`` (current), ``metadata_log`` (``metadata_log_entries``),
+  ``current_snapshot_id``, ``snapshots`` (the ``snapshots`` table, oldest first: snapshot_id, parent_id, operation,
+  summary, committed_at, manifest_list), ``refs`` (as the metadata file holds them);
+- ``current``, ``earlier`` (an earlier snapshot, ``VERSION AS OF``) and ``tags`` ({tag: ...}) are states:
+  ``snapshot_id``, ``data_files`` / ``delete_files`` (the metadata tables: content, file_path, file_format, spec_id,
+  partition, record_count, file_size_in_bytes, referenced_data_file, content_offset, content_size_in_bytes,
+  first_row_id), ``live_rows`` ({data file: rows Iceberg reads from it, ``_file``}), ``deleted_positions`` ({data
+  file: [0, record_count) minus the ``_pos`` it reads}), ``planned_deletes`` ({data file: [[delete file,
+  content_offset], ...] from ``newScan().useSnapshot(id).planFiles()``}), ``entries`` (the ``entries`` table: status,
+  snapshot_id, sequence_number, file_sequence_number, content, file_path, content_offset); ``earlier`` also has
+  ``metadata_location`` (the metadata file that was current then);
+- ``all_files``, ``all_manifests`` (paths, every retained snapshot), ``orphans`` (``remove_orphan_files``' dry run),
+  ``statistics``, ``partition_statistics`` (as the metadata file holds them), ``calls`` (what the procedures returned),
+  ``strays`` (the orphans made on purpose), ``iceberg`` and ``spark`` (versions).
 """
 
 from __future__ import annotations
