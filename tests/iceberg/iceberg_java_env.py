@@ -120,6 +120,14 @@ def tables_dir() -> Path:
     return cache_dir() / ("tables-" + hashlib.sha256(WRITER.read_bytes()).hexdigest()[:12])
 
 
+def _last_use(tables: Path) -> float:
+    ok = tables / ".lakestruct-ok"
+    try:
+        return ok.stat().st_mtime
+    except OSError:  # never finished: as old as the directory
+        return tables.stat().st_mtime
+
+
 def iceberg_java_tables(*, timeout: float = 1500) -> tuple[JavaTables | None, str]:
     """(the tables Iceberg Java wrote, "") or (None, why Iceberg Java is unavailable here). A writer that fails on
     a working Iceberg Java raises RuntimeError: that is a broken test, not a missing oracle."""
@@ -132,8 +140,10 @@ def iceberg_java_tables(*, timeout: float = 1500) -> tuple[JavaTables | None, st
         fcntl.flock(lock, fcntl.LOCK_EX)
         ok = out / ".lakestruct-ok"
         if not ok.is_file():
-            for old in out.parent.glob("tables-*"):  # a partial run, or tables of an older writer
-                shutil.rmtree(old, ignore_errors=True)
+            shutil.rmtree(out, ignore_errors=True)  # a partial run
+            for old in out.parent.glob("tables-*"):  # tables of other writer versions, unused for a day
+                if time.time() - _last_use(old) > 86400:
+                    shutil.rmtree(old, ignore_errors=True)
             t0 = time.monotonic()
             # the warehouse is written where it stays: Iceberg metadata holds absolute paths
             r = subprocess.run([str(python), str(WRITER), jars, str(out), *TABLES], capture_output=True, text=True,
@@ -141,6 +151,7 @@ def iceberg_java_tables(*, timeout: float = 1500) -> tuple[JavaTables | None, st
             if r.returncode != 0:
                 raise RuntimeError(f"{WRITER.name} failed (exit {r.returncode}):\n{(r.stderr or r.stdout)[-4000:]}")
             ok.write_text(json.dumps({"seconds": round(time.monotonic() - t0, 1), "log": r.stdout}))
+        os.utime(ok)  # last use: other writer versions' tables go once unused for a day
         seconds = float(json.loads(ok.read_text())["seconds"])
         truth = {t: json.loads((out / f"{t}.json").read_text()) for t in TABLES}
     return JavaTables(out, truth, seconds), ""
