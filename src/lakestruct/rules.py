@@ -206,7 +206,7 @@ ROOMS: tuple[Room, ...] = (
         "paimon-dv.cardinality": "A DeletionVectorMeta's cardinality is not the vector's",
     }),
     Room("roaring", "Roaring bitmaps", "roaring.md", "lakestruct.roaring", {
-        "roaring.max-positions": "More positions than one call may decode (default 2^28; LimitError)",
+        "roaring.max-positions": "More positions than one call may decode (library default 2^28, every command 2^24; LimitError)",
         "roaring32.cookie": "The cookie is neither 12346 nor 12347 in its low 16 bits",
         "roaring32.container-count": "More than 65536 containers",
         "roaring32.truncated": "Run flags, descriptors, offsets or a container run past the input",

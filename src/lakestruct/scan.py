@@ -59,6 +59,7 @@ costs ``detect`` two ``stat`` calls; a plain file one more than before (``os.pat
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -70,6 +71,8 @@ from .errors import FormatError, LakestructError, SourceError
 from .parquet.assembly import leaf_chains, leaf_converter, schema_tree
 from .parquet.model import Type
 from .parquet.values import DecodeBudget, chunk_spec, iter_chunk
+from .puffin.decode import check_blobs
+from .roaring.read import CHECK_MAX_POSITIONS
 from .sketches.read import PRE_LONGS_BY_VERSION
 from .source import list_files, open_source
 
@@ -225,13 +228,13 @@ def _is_whole(fmt: str, data: bytes) -> bool:
     return True
 
 
-def check_file(path: str, fmt: str, *, deep: bool = False) -> ScanResult:
+def check_file(path: str, fmt: str, *, deep: bool = False, max_positions: int | None = CHECK_MAX_POSITIONS) -> ScanResult:
     """Run every check of ``fmt`` on ``path``; malformed input becomes a failed result (the first
-    rule broken). ``deep``: see :func:`validate_file`."""
-    return validate_file(path, fmt, deep=deep).result
+    rule broken). ``deep``, ``max_positions``: see :func:`validate_file`."""
+    return validate_file(path, fmt, deep=deep, max_positions=max_positions).result
 
 
-def validate_file(path: str, fmt: str, *, deep: bool = False) -> FileReport:
+def validate_file(path: str, fmt: str, *, deep: bool = False, max_positions: int | None = CHECK_MAX_POSITIONS) -> FileReport:
     """Run every check of ``fmt`` on ``path`` and report every finding; never raises for malformed input.
 
     Without ``deep`` these are ``scan``'s checks: one reader call per format, so at most one error
@@ -241,10 +244,14 @@ def validate_file(path: str, fmt: str, *, deep: bool = False) -> FileReport:
     annotation checked; a chunk that breaks a rule is reported and the others are still decoded
     (the same rule at the same offset is reported once). Other formats are decoded whole either way
     (Puffin: every blob, deletion vectors and Theta sketches decoded and held to their metadata).
+
+    ``max_positions`` bounds the deleted positions (and Roaring values) decoded per file, all vectors together
+    (``roaring.max-positions``): :data:`~lakestruct.roaring.CHECK_MAX_POSITIONS` (2^24), the cap of ``deletes show``
+    and every other command; ``None`` lifts it.
     """
     found: list[Finding] = []
     try:
-        summary = _check(path, fmt, deep, found)
+        summary = _check(path, fmt, deep, found, max_positions)
     except parquet.EncryptedError as e:
         text = f"not readable without keys: {e.message}"
         note = Finding(e.rule, e.offset, e.path, text, warning=True)
@@ -273,7 +280,7 @@ def _finding(e: FormatError, *, warning: bool = False) -> Finding:
     return Finding(e.rule, e.offset, e.path, e.message, warning)
 
 
-def _check(path: str, fmt: str, deep: bool, found: list[Finding]) -> str:
+def _check(path: str, fmt: str, deep: bool, found: list[Finding], max_positions: int | None = CHECK_MAX_POSITIONS) -> str:
     """Run the checks of ``fmt`` and return the summary of what the file holds. The first rule
     broken is raised, except in a deep Parquet check, which appends every error to ``found``
     (and returns); warnings are appended to ``found``."""
@@ -281,19 +288,20 @@ def _check(path: str, fmt: str, deep: bool, found: list[Finding]) -> str:
         return _check_parquet(path, deep, found)
     if fmt == "puffin":
         with puffin.open(path) as r:
-            r.check()
+            r.check_header()
+            check_blobs(r, max_positions=max_positions)  # = r.check(), under the one cap
             kinds: dict[str, int] = {}
             for b in r.blobs:
                 kinds[b.type] = kinds.get(b.type, 0) + 1
             desc = ", ".join(f"{n} {t}" for t, n in kinds.items()) or "no blobs"
             return f"{len(r.blobs)} blob(s): {desc}"
     if fmt == "dv-file":
-        entries = deletes.read_paimon_deletion_vectors(path)
+        entries = deletes.read_paimon_deletion_vectors(path, max_positions=max_positions)
         bits = ", ".join(f"{sum(e.bits == b for e in entries)} {b}-bit" for b in (64, 32) if any(e.bits == b for e in entries))
         rows = sum(e.vector.cardinality for e in entries)
         return f"Delta/Paimon DV file: {len(entries)} deletion vector(s) ({bits}), {rows} deleted rows"
     if fmt == "dv-blob":
-        dv = deletes.DeletionVector.from_blob(_read_all(path))
+        dv = deletes.DeletionVector.from_blob(_read_all(path), max_positions=max_positions)
         return f"deletion-vector-v1 blob: {dv.cardinality} deleted rows"
     if fmt == "theta":
         sk = sketches.ThetaSketch.from_bytes(path, seed=None)
@@ -308,16 +316,17 @@ def _check(path: str, fmt: str, deep: bool, found: list[Finding]) -> str:
     if fmt == "delta-table":
         return _check_delta_table(path, found)
     if fmt == "paimon-table":
-        return _check_paimon_table(path, deep)
+        return _check_paimon_table(path, deep, max_positions)
     if fmt in ("roaring32", "roaring64"):
         data = _read_all(path)
-        values: np.ndarray = roaring.decode_roaring32(data) if fmt == "roaring32" else roaring.decode_roaring64(data)
+        values: np.ndarray = (roaring.decode_roaring32(data, max_positions=max_positions) if fmt == "roaring32"
+                              else roaring.decode_roaring64(data, max_positions=max_positions))
         span = f" in [{int(values[0])}, {int(values[-1])}]" if values.size else ""
         return f"{fmt[-2:]}-bit portable Roaring bitmap: {values.size} values{span}"
     raise ValueError(f"unknown format {fmt!r}")
 
 
-def _check_paimon_table(path: str, deep: bool) -> str:
+def _check_paimon_table(path: str, deep: bool, max_positions: int | None = CHECK_MAX_POSITIONS) -> str:
     """The latest snapshot of a Paimon table read whole: schema, manifest lists, manifests (ADD/DELETE merged), the
     index manifest, every deletion vector (CRC, ranges, cardinalities, positions below the row counts) and the head
     of every data file's index; with ``deep``, the index payloads too (bloom filters, bitmaps decoded and checked,
@@ -333,7 +342,7 @@ def _check_paimon_table(path: str, deep: bool) -> str:
             return f"Paimon table, no snapshot ({len(t.schema_ids())} schema(s))"
         snap = t.snapshot(sid)
         live = t.live_files(snap)
-        dvs = t.deletion_vectors(snap)
+        dvs = t.deletion_vectors(snap, max_positions=max_positions)
         indexed = 0
         for f in live:
             fi = t.file_index(f)
@@ -502,11 +511,20 @@ def _decode_parquet(pq: parquet.ParquetFile, report: Callable[[FormatError], Non
     return f", {values} values decoded"
 
 
+def _regular(path: str) -> bool:
+    """Whether ``path`` is a regular file (following symbolic links); False for FIFOs, sockets and devices."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return os.path.lexists(path)  # a file that vanished or cannot be stat'ed: the check says so
+
+
 def walk(paths: list[str], *, nested_tables: bool = False) -> Iterator[str]:
     """Every file under ``paths`` (directories recursively, sorted), files as given. A URL
     (``s3://bucket/prefix``, any fsspec URL) is listed like a folder (:func:`lakestruct.source.list_files`).
     A path that is a Paimon table directory (:func:`is_paimon_table`) is yielded itself before its files;
-    with ``nested_tables``, so is every table directory found below the paths."""
+    with ``nested_tables``, so is every table directory found below the paths. Inside directories, only regular
+    files are yielded (a named pipe would block the first read forever); a path given itself is yielded as it is."""
     for p in paths:
         if "://" in p and not p.startswith("file://"):
             yield from (url for url, _ in list_files([p]))
@@ -516,6 +534,8 @@ def walk(paths: list[str], *, nested_tables: bool = False) -> Iterator[str]:
                 if (root == p or nested_tables) and (is_paimon_table(root) or is_iceberg_table(root) or is_delta_table(root)):
                     yield root
                 for f in sorted(files):
-                    yield os.path.join(root, f)
+                    full = os.path.join(root, f)
+                    if _regular(full):  # a named pipe, socket or device would block or never end: skipped
+                        yield full
         else:
             yield p

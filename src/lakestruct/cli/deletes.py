@@ -9,15 +9,17 @@ from typing import Any
 
 from .. import deletes
 from ..errors import FormatError, LimitError, UsageError
+from ..roaring.read import CHECK_MAX_POSITIONS
 from ..source import open_source
 
 __all__ = ["CLI_MAX_POSITIONS", "add_max_positions", "explain_limit", "register"]
 
 SHOWN_ROWS = 20
 KINDS = ("auto", "puffin", "blob", "dv-file")
-#: Positions the CLI decodes per file unless ``--max-positions`` says otherwise: 2^24 (128 MiB of int64). The
-#: library's default, ``roaring.DEFAULT_MAX_POSITIONS`` (2^28, 2 GiB), is reached by a 58 KB blob of run containers.
-CLI_MAX_POSITIONS = 1 << 24
+#: Positions the CLI decodes per file unless ``--max-positions`` says otherwise: ``roaring.CHECK_MAX_POSITIONS``, 2^24
+#: (128 MiB of int64), the one cap of scan, validate and the inventory too. The library's default,
+#: ``roaring.DEFAULT_MAX_POSITIONS`` (2^28, 2 GiB), is reached by a 58 KB blob of run containers.
+CLI_MAX_POSITIONS = CHECK_MAX_POSITIONS
 
 
 def _max_positions(text: str) -> int | None:

@@ -19,6 +19,7 @@ from typing import Any
 
 from ..scan import ScanResult, check_file, detect, walk
 from ..source import STDIN
+from .deletes import add_max_positions
 
 __all__ = ["register"]
 
@@ -32,6 +33,7 @@ def register(sub: Any) -> None:
     )
     p.add_argument("paths", nargs="+", help="files or directories (- for standard input)")
     p.add_argument("--json", action="store_true", help="one JSON object per line")
+    add_max_positions(p)
     p.add_argument("--strict", action="store_true", help=argparse.SUPPRESS)  # the default since 0.1; kept so scripts still run
     p.set_defaults(func=_scan)
 
@@ -47,7 +49,7 @@ def _scan(args: argparse.Namespace) -> int:
         if fmt is None:
             skipped += 1
             continue
-        r = check_file(path, fmt)
+        r = check_file(path, fmt, max_positions=args.max_positions)
         results.append(r)
         if args.json:
             print(json.dumps(asdict(r), ensure_ascii=False))

@@ -24,6 +24,7 @@ from ..rules import meaning
 from ..scan import FORMATS, FileReport, Finding, detect, validate_file, walk
 from ..source import STDIN
 from ._table import render_table
+from .deletes import add_max_positions
 
 __all__ = ["register", "UNKNOWN_FORMAT"]
 
@@ -45,6 +46,7 @@ def register(sub: Any) -> None:
     p.add_argument("--deep", action="store_true", help="also decode every Parquet page's levels and values")
     p.add_argument("--format", choices=FORMATS, help="check every file as this format instead of detecting it")
     p.add_argument("--json", action="store_true", help="one JSON object per file, then a summary object")
+    add_max_positions(p)
     p.set_defaults(func=_validate)
 
 
@@ -57,7 +59,7 @@ def _validate(args: argparse.Namespace) -> int:
     rows: list[list[str]] = []
     for arg in (p for p in args.paths if p not in missing):
         named = arg == STDIN or not (os.path.isdir(arg) or "://" in arg)
-        for path in walk([arg]):
+        for path in walk([arg], nested_tables=True):  # Paimon tables below a folder, as scan finds them
             fmt = args.format or detect(path)
             if fmt is None:
                 if not named:
@@ -65,7 +67,7 @@ def _validate(args: argparse.Namespace) -> int:
                     continue
                 report = _unknown(path)
             else:
-                report = validate_file(path, fmt, deep=args.deep)
+                report = validate_file(path, fmt, deep=args.deep, max_positions=args.max_positions)
             reports.append(report)
             if args.json:
                 print(json.dumps(_json(report), ensure_ascii=False), flush=True)
