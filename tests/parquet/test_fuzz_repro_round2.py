@@ -151,7 +151,7 @@ def test_an_oversized_byte_array_decimal_is_a_named_error(fuzz_round2: Path, cap
             assert e.path == "row_groups[0].columns[0].pages[0].values" and e.offset == 25
     assert time.perf_counter() - t < 2  # 30 s each before
     assert len(pq.values(0, python=False)[0]) == 300_000  # the raw bytes stay readable
-    rc, out, err = _cli(["parquet", "values", str(path), "--column", "0"], capsys)
+    rc, _, err = _cli(["parquet", "values", str(path), "--column", "0"], capsys)
     assert rc == 1 and "parquet.values.decimal-length" in err and "Traceback" not in err
 
 
@@ -204,5 +204,5 @@ def test_a_row_group_with_more_chunks_than_leaves(fuzz_round2: Path, capsys: pyt
             call(pq, 0, 0)
         assert (ei.value.rule, ei.value.path) == want
     for extra in ([], ["--json"], ["--column", "0"]):
-        rc, out, err = _cli(["parquet", "index", str(path), *extra], capsys)
+        rc, _, err = _cli(["parquet", "index", str(path), *extra], capsys)
         assert rc == 1 and "parquet.row-group-columns" in err and "Traceback" not in err, extra

@@ -81,7 +81,7 @@ def test_both_twins_keep_unknown_containers_encoded(case: str) -> None:
     got, used = decode_model(m.PageHeader, data, 0)
     pure, pused = decode_model_py(m.PageHeader, data, 0)
     assert (got, used) == (pure, pused) and used == len(data)
-    (fid, t, v), = got.unknown
+    (fid, _, v), = got.unknown
     assert fid == 20 and isinstance(v, RawEncoded) and v.data == CASES[case][2:]
     # the generic decoders (and so the Kaitai engine, through from_raw) see the same value
     raw, _ = compact.decode_struct_py(data, 0)
