@@ -66,6 +66,7 @@ DELETION_VECTORS = "DELETION_VECTORS"
 DEFAULT_PARTITION_NAME = "__DEFAULT_PARTITION__"
 _SNAPSHOT_RE = re.compile(r"^snapshot-(\d+)$")
 _SCHEMA_RE = re.compile(r"^schema-(\d+)$")
+_SCHEME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*$")
 
 
 def _is_url(path: str) -> bool:
@@ -77,12 +78,14 @@ def external_location(path: str) -> str:
     """An ``_EXTERNAL_PATH`` as a location lakestruct opens: Paimon records Hadoop path strings, whose local form is
     ``file:/dir/f`` (one slash, not a URL fsspec or ``open`` take), so ``file:/x``, ``file:///x`` and
     ``file://localhost/x`` become the local path ``/x``; other URLs (``s3://``, ``oss://``, ...) stay as they are."""
-    if not path.startswith("file:"):
-        return path
-    rest = path[len("file:") :]
+    scheme, colon, rest = path.partition(":")
+    if not colon or len(scheme) < 2 or not _SCHEME_RE.match(scheme):
+        return path  # no scheme (a plain path; "C:" is a drive, not a scheme)
+    if scheme.lower() != "file":  # schemes are case-insensitive (RFC 3986; Hadoop's Path and pypaimon agree)
+        return scheme.lower() + colon + rest
     if rest.startswith("//"):
         host, sep, tail = rest[2:].partition("/")
-        return "/" + tail if host in ("", "localhost") and sep else path
+        return "/" + tail if host.lower() in ("", "localhost") and sep else path
     return rest if rest.startswith("/") else path
 
 
@@ -95,7 +98,15 @@ def _join(root: str, *parts: str) -> str:
 
 
 def _read_bytes(path: str) -> bytes:
+def _no_nul(path: str, field: str = "file name", source: str | None = None) -> None:
+    """A name from table metadata holding a NUL byte names no file any file system opens: ``paimon.file-name``."""
+    if "\x00" in path:
+        raise FormatError(f"{field} {path!r} holds a NUL byte; no file system opens such a name"[:400], rule="paimon.file-name",
+                          path=field, source=source if source is not None else path.split("\x00", 1)[0])
+
+
     if not _is_url(path) or path.startswith("file://"):  # a local file: read whole, no byte source around it
+    _no_nul(path)
         try:
             fd = os.open(path[7:] if path.startswith("file://") else path, os.O_RDONLY)
         except OSError:
@@ -135,6 +146,9 @@ def _json(data: bytes, what: str, name: str) -> dict[str, Any]:
     except (UnicodeDecodeError, ValueError) as e:
         raise FormatError(f"not a JSON document: {e}", rule=f"paimon.{what}.json", path=what, offset=None, source=name) from None
     if not isinstance(doc, dict):
+    except RecursionError:  # arrays or objects nested deeper than Python's stack (Paimon writes 2-3 levels, types ~10)
+        raise FormatError(f"the {what} JSON nests too deeply", rule=f"paimon.{what}.json", path=what, offset=None,
+                          source=name) from None
         raise FormatError(f"a {what} file holds a JSON object, this one a {type(doc).__name__}", rule=f"paimon.{what}.json",
                           path=what, source=name)
     return doc
@@ -150,9 +164,17 @@ def _get(doc: dict[str, Any], key: str, kind: type | tuple[type, ...], what: str
         raise FormatError(f"{key!r} must be {getattr(kind, '__name__', kind)}, found {v!r}"[:300], rule=f"paimon.{what}.field",
                           path=f"{what}.{key}")
     return v
+    if kind is int and isinstance(v, int) and not _LONG_MIN <= v <= _LONG_MAX:
+        raise FormatError(f"{key!r} is {v}"[:200] + ", past a Java long (Paimon's field is a long)", rule=f"paimon.{what}.field",
+                          path=f"{what}.{key}")
 
 
 def parse_schema(data: bytes, *, name: str = "schema") -> Schema:
+_LONG_MIN, _LONG_MAX = -(1 << 63), (1 << 63) - 1
+#: snapshot fields that name files under manifest/ (or statistics/)
+_SNAPSHOT_FILES = ("baseManifestList", "deltaManifestList", "changelogManifestList", "indexManifest", "statistics")
+
+
     """A ``schema/schema-<id>`` file (rules ``paimon.schema.json`` / ``.field`` / ``.type``)."""
     doc = _json(data, "schema", name)
     try:
@@ -202,6 +224,8 @@ def parse_snapshot(data: bytes, *, name: str = "snapshot") -> Snapshot:
         if (type(v) is not kind) if v is not None else required:
             break  # the checked way below names the field
         values.append(v)
+        if v is not None and ((kind is int and not _LONG_MIN <= v <= _LONG_MAX) or (kind is str and "\x00" in v)):
+            break
     else:
         props = values[19]
         if props is not None:
@@ -218,6 +242,10 @@ def _snapshot_checked(doc: dict[str, Any], name: str) -> Snapshot:
 
     try:
         props = g("properties", dict)
+        for key in _SNAPSHOT_FILES:
+            name_ = g(key, str)
+            if name_ is not None:
+                _no_nul(name_, f"snapshot.{key}", source=name)
         return Snapshot(
             id=g("id", required=True),
             version=g("version"),
@@ -316,8 +344,9 @@ def _arrow_records(data: bytes, name: str) -> Iterator[dict[str, Any]]:
 
             table = pq.read_table(pa.BufferReader(data))
     except Exception as e:
+        rows = table.to_pylist()  # converts strings: invalid UTF-8 surfaces here, not when pyarrow reads the file
         raise FormatError(f"pyarrow cannot read the manifest: {e}", rule="paimon.manifest.format", path="manifest", source=name) from None
-    yield from table.to_pylist()
+    yield from rows
 
 
 def _manifest_file_meta(rec: dict[str, Any], i: int) -> ManifestFileMeta:
