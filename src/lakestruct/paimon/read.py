@@ -65,8 +65,8 @@ __all__ = [
 DELETION_VECTORS = "DELETION_VECTORS"
 DEFAULT_PARTITION_NAME = "__DEFAULT_PARTITION__"
 _SNAPSHOT_RE = re.compile(r"^snapshot-(\d+)$")
-_SCHEMA_RE = re.compile(r"^schema-(\d+)$")
 _SCHEME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*$")
+_SCHEMA_RE = re.compile(r"^schema-(\d+)$")
 
 
 def _is_url(path: str) -> bool:
@@ -97,7 +97,6 @@ def _join(root: str, *parts: str) -> str:
     return out
 
 
-def _read_bytes(path: str) -> bytes:
 def _no_nul(path: str, field: str = "file name", source: str | None = None) -> None:
     """A name from table metadata holding a NUL byte names no file any file system opens: ``paimon.file-name``."""
     if "\x00" in path:
@@ -105,8 +104,9 @@ def _no_nul(path: str, field: str = "file name", source: str | None = None) -> N
                           path=field, source=source if source is not None else path.split("\x00", 1)[0])
 
 
-    if not _is_url(path) or path.startswith("file://"):  # a local file: read whole, no byte source around it
+def _read_bytes(path: str) -> bytes:
     _no_nul(path)
+    if not _is_url(path) or path.startswith("file://"):  # a local file: read whole, no byte source around it
         try:
             fd = os.open(path[7:] if path.startswith("file://") else path, os.O_RDONLY)
         except OSError:
@@ -145,10 +145,10 @@ def _json(data: bytes, what: str, name: str) -> dict[str, Any]:
         doc = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as e:
         raise FormatError(f"not a JSON document: {e}", rule=f"paimon.{what}.json", path=what, offset=None, source=name) from None
-    if not isinstance(doc, dict):
     except RecursionError:  # arrays or objects nested deeper than Python's stack (Paimon writes 2-3 levels, types ~10)
         raise FormatError(f"the {what} JSON nests too deeply", rule=f"paimon.{what}.json", path=what, offset=None,
                           source=name) from None
+    if not isinstance(doc, dict):
         raise FormatError(f"a {what} file holds a JSON object, this one a {type(doc).__name__}", rule=f"paimon.{what}.json",
                           path=what, source=name)
     return doc
@@ -163,18 +163,18 @@ def _get(doc: dict[str, Any], key: str, kind: type | tuple[type, ...], what: str
     if not isinstance(v, kind) or (isinstance(v, bool) and kind is int):
         raise FormatError(f"{key!r} must be {getattr(kind, '__name__', kind)}, found {v!r}"[:300], rule=f"paimon.{what}.field",
                           path=f"{what}.{key}")
-    return v
     if kind is int and isinstance(v, int) and not _LONG_MIN <= v <= _LONG_MAX:
         raise FormatError(f"{key!r} is {v}"[:200] + ", past a Java long (Paimon's field is a long)", rule=f"paimon.{what}.field",
                           path=f"{what}.{key}")
+    return v
 
 
-def parse_schema(data: bytes, *, name: str = "schema") -> Schema:
 _LONG_MIN, _LONG_MAX = -(1 << 63), (1 << 63) - 1
 #: snapshot fields that name files under manifest/ (or statistics/)
 _SNAPSHOT_FILES = ("baseManifestList", "deltaManifestList", "changelogManifestList", "indexManifest", "statistics")
 
 
+def parse_schema(data: bytes, *, name: str = "schema") -> Schema:
     """A ``schema/schema-<id>`` file (rules ``paimon.schema.json`` / ``.field`` / ``.type``)."""
     doc = _json(data, "schema", name)
     try:
@@ -223,9 +223,9 @@ def parse_snapshot(data: bytes, *, name: str = "snapshot") -> Snapshot:
         v = doc.get(key)
         if (type(v) is not kind) if v is not None else required:
             break  # the checked way below names the field
-        values.append(v)
         if v is not None and ((kind is int and not _LONG_MIN <= v <= _LONG_MAX) or (kind is str and "\x00" in v)):
             break
+        values.append(v)
     else:
         props = values[19]
         if props is not None:
@@ -241,11 +241,11 @@ def _snapshot_checked(doc: dict[str, Any], name: str) -> Snapshot:
         return _get(doc, key, kind, "snapshot", required=required)
 
     try:
-        props = g("properties", dict)
         for key in _SNAPSHOT_FILES:
             name_ = g(key, str)
             if name_ is not None:
                 _no_nul(name_, f"snapshot.{key}", source=name)
+        props = g("properties", dict)
         return Snapshot(
             id=g("id", required=True),
             version=g("version"),
@@ -343,8 +343,8 @@ def _arrow_records(data: bytes, name: str) -> Iterator[dict[str, Any]]:
             import pyarrow.parquet as pq
 
             table = pq.read_table(pa.BufferReader(data))
-    except Exception as e:
         rows = table.to_pylist()  # converts strings: invalid UTF-8 surfaces here, not when pyarrow reads the file
+    except Exception as e:
         raise FormatError(f"pyarrow cannot read the manifest: {e}", rule="paimon.manifest.format", path="manifest", source=name) from None
     yield from rows
 
