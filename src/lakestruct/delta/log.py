@@ -444,16 +444,35 @@ _FAST_ADD = re.compile(
 _FAST_PV = re.compile(rb'"([^"]*)":(?:"([^"]*)"|(null))').findall
 
 
-def replay_json(rp: Replay, si: int, data: bytes) -> None:
-    """Apply a JSON commit (or compaction, or V2 checkpoint) file: the fast path for ``add`` and ``remove`` lines.
-    Byte offsets of lines are computed only when an error (or an unknown action) names one."""
+def _pv_parse(pv_b: bytes) -> dict[str, str | None]:
+    """The partitionValues of a plain add line (the text between its braces)."""
+    return {k.decode(): (None if z else v.decode()) for k, v, z in _FAST_PV(pv_b)}
+
+
+def _load_compiled() -> Any:
+    try:
+        from . import _replay_c  # type: ignore[attr-defined]
+    except ImportError:  # pragma: no cover - built without Cython
+        return None
+    return _replay_c
+
+
+_compiled = _load_compiled()
+#: True when the compiled twin of the JSON log scan (``_replay_c``, Cython) is in use
+COMPILED = _compiled is not None
+
+
+def replay_json(rp: Replay, si: int, data: bytes, *, compiled: bool = True) -> None:
+    """Apply a JSON commit (or compaction, or V2 checkpoint) file. Plain ``add`` lines (the shape of ``_FAST_ADD``) take
+    a fast path, matched whole and built without the generic JSON objects (by the compiled twin ``_replay_c`` when it
+    is built, ``compiled=False`` forces this pure one); every other line goes through ``json.loads``. Byte offsets of
+    lines are computed only when an error (or an unknown action) names one."""
     src = rp.sources[si]
     name = src.path
     adds = rp.adds
     removes = rp.removes
     keep = rp.keep_removes
     loads = json.loads
-    fast = _FAST_ADD.fullmatch
     pv_cache: dict[bytes, dict[str, str | None]] = {}
     starts: list[int] = []
 
@@ -463,27 +482,7 @@ def replay_json(rp: Replay, si: int, data: bytes) -> None:
             starts.extend(m.end() for m in re.finditer(b"\n", data))
         return starts[line - 1]
 
-    lineno = 0
-    for line in data.split(b"\n"):
-        lineno += 1
-        m = fast(line)
-        if m is not None:  # the common shape of an add, read without building the generic JSON objects
-            path_b, pv_b, size_b, mt_b, dc_b, stats_b = m.groups()
-            pv = pv_cache.get(pv_b)
-            if pv is None:
-                pv = {k.decode(): (None if z else v.decode()) for k, v, z in _FAST_PV(pv_b)} if pv_b else {}
-                if len(pv_cache) < 65536:
-                    pv_cache[pv_b] = pv
-            p = path_b.decode()
-            a = {"path": p, "partitionValues": pv, "size": int(size_b), "modificationTime": int(mt_b), "dataChange": dc_b == b"true"}
-            if stats_b:
-                a["stats"] = loads(stats_b[9:])
-            adds[p] = (a, si, lineno)
-            if removes:
-                removes.pop(p, None)
-            continue
-        if len(line) < 3 and not line.strip():
-            continue
+    def slow(lineno: int, line: bytes) -> None:
         try:
             obj = loads(line)
         except ValueError as e:
@@ -501,7 +500,7 @@ def replay_json(rp: Replay, si: int, data: bytes) -> None:
                     adds[key] = (ad, si, lineno)
                     if removes:
                         removes.pop(key, None)
-                    continue
+                    return
             r = obj.get("remove")
             if r is not None:
                 p = r.get("path") if type(r) is dict else None
@@ -511,8 +510,39 @@ def replay_json(rp: Replay, si: int, data: bytes) -> None:
                     if keep:
                         removes[key] = (r, si, lineno)
                     adds.pop(key, None)
-                    continue
+                    return
         _apply(rp, si, obj, lineno, offset_of(lineno))
+
+    if compiled and _compiled is not None:
+        _compiled.scan(data, adds, removes, si, pv_cache, _pv_parse, loads, slow)
+        return
+    fast = _FAST_ADD.fullmatch
+    lineno = 0
+    for line in data.split(b"\n"):
+        lineno += 1
+        m = fast(line)
+        if m is not None:  # the common shape of an add, read without building the generic JSON objects
+            path_b, pv_b, size_b, mt_b, dc_b, stats_b = m.groups()
+            if stats_b:
+                try:
+                    stats = loads(stats_b[9:])
+                except ValueError:  # not UTF-8: the generic path names the line
+                    slow(lineno, line)
+                    continue
+            pv = pv_cache.get(pv_b)
+            if pv is None:
+                pv = _pv_parse(pv_b) if pv_b else {}
+                if len(pv_cache) < 65536:
+                    pv_cache[pv_b] = pv
+            p = path_b.decode()
+            a = {"path": p, "partitionValues": pv, "size": int(size_b), "modificationTime": int(mt_b), "dataChange": dc_b == b"true"}
+            if stats_b:
+                a["stats"] = stats
+            adds[p] = (a, si, lineno)
+            if removes:
+                removes.pop(p, None)
+        elif line.strip():
+            slow(lineno, line)
 
 
 def compaction_duplicates(data: bytes, name: str) -> FormatError | None:
