@@ -70,14 +70,17 @@ def twins() -> dict[str, str]:
     ``roaring``: the Roaring and deletion-vector decoder (``roaring/_decode_c.pyx``); ``thrift``: the
     Thrift compact decoder behind Parquet footers and page headers (``thrift/_compact_c.pyx``); ``avro``: the
     Avro block decoder of table manifests (``avro/_plan_c.pyx``; the pure twin is fastavro plus the reader's
-    checked conversion), also listed as ``paimon``, the name it had when only Paimon used it. ``lakestruct
+    checked conversion), also listed as ``paimon``, the name it had when only Paimon used it; ``delta``: the
+    scan of Delta JSON log lines (``delta/_replay_c.pyx``; the pure twin matches them with a regular expression). ``lakestruct
     --version`` prints the same.
     """
     from .avro.plan import COMPILED as AVRO_COMPILED
+    from .delta.log import COMPILED as DELTA_COMPILED
     from .roaring.read import HAVE_C
     from .thrift.typed import COMPILED
 
     def kind(compiled: bool) -> str:
         return "compiled" if compiled else "pure"
 
-    return {"roaring": kind(HAVE_C), "thrift": kind(COMPILED), "avro": kind(AVRO_COMPILED), "paimon": kind(AVRO_COMPILED)}
+    return {"roaring": kind(HAVE_C), "thrift": kind(COMPILED), "avro": kind(AVRO_COMPILED), "paimon": kind(AVRO_COMPILED),
+            "delta": kind(DELTA_COMPILED)}
