@@ -75,7 +75,8 @@ def test_install_without_a_c_compiler_falls_back_to_the_pure_twins(tmp_path: Pat
     probe = (
         "import sys, lakestruct; from lakestruct.cli import main;"
         f"assert lakestruct.__file__.startswith({str(site)!r}), lakestruct.__file__;"
-        "assert lakestruct.twins() == {'roaring': 'pure', 'thrift': 'pure', 'avro': 'pure', 'paimon': 'pure', 'delta': 'pure'}, lakestruct.twins();"
+        "assert lakestruct.twins() == {'roaring': 'pure', 'thrift': 'pure', 'avro': 'pure', 'paimon': 'pure',"
+        " 'delta': 'pure'}, lakestruct.twins();"
         "dv = lakestruct.deletes.DeletionVector.from_blob(lakestruct.deletes.encode_deletion_vector_blob([1, 5, 2**33]));"
         "assert dv.positions().tolist() == [1, 5, 2**33];"
         "sys.exit(main(['--version']))"
