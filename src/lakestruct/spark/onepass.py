@@ -21,7 +21,8 @@ import pyarrow as pa
 
 from ..errors import LakestructError
 from ..source import Input, open_source, pinned
-from .rowsource import FILE_FIELD, Options, RowSource, batches, col, full_schema
+from . import columns
+from .rowsource import FILE_FIELD, Batcher, Options, RowSource, col, full_schema
 from .sources import DELETION_VECTORS, LAKE_FILES, PARQUET_CHUNKS, PARQUET_PAGES, PUFFIN
 
 __all__ = [
@@ -111,11 +112,18 @@ def _empty(schema: pa.Schema) -> pa.Table:
     return schema.empty_table()
 
 
+def _table(rows: list[dict[str, Any]], schema: pa.Schema) -> pa.Table:
+    """``pa.Table.from_pylist`` without importing pandas (:mod:`.columns`)."""
+    return pa.Table.from_batches([columns.batch(rows, schema)], schema=schema)
+
+
 def file_task(inputs: Iterable[Input], options: Options) -> dict[str, pa.Table]:
     """The rows of every file-level table for ``inputs``, each file read once."""
     from .. import scan
 
     out: dict[str, list[pa.RecordBatch]] = {t: [] for t in FILE_TABLES}
+    # each table's rows of consecutive files are joined into batches (no batch per file and table)
+    batchers = {t: Batcher(source, options) for t, (source, _) in FILE_TABLES.items()}
     for path, size in inputs:
         data: bytes | None = None
         if size <= PIN_BYTES:
@@ -126,9 +134,11 @@ def file_task(inputs: Iterable[Input], options: Options) -> dict[str, pa.Table]:
                 data = None  # the lake_files row says why
         with pinned(path, data):
             fmt = scan.detect(path)
-            for table, (source, fmts) in FILE_TABLES.items():
+            for table, (_, fmts) in FILE_TABLES.items():
                 if fmts is None or fmt in fmts:
-                    out[table].extend(batches(source, [path], options))
+                    out[table].extend(batchers[table].add(path))
+    for table, b in batchers.items():
+        out[table].extend(b.finish())
     return {t: pa.Table.from_batches(b, schema=full_schema(FILE_TABLES[t][0], options)) for t, b in out.items()}
 
 
@@ -148,10 +158,10 @@ def table_task(root: str, fmt: str) -> dict[str, pa.Table]:
         problems = t.check()
     except ImportError as e:  # a room this build does not have
         row: dict[str, Any] = {"table": root, "format": fmt, "error_rule": "table.unsupported", "error": f"{fmt} tables are not read by this build: {e}"}
-        return {"tables": pa.Table.from_pylist([row], schema=TABLES_SCHEMA), "data_file_deletes": _empty(DFD_SCHEMA),
+        return {"tables": _table([row], TABLES_SCHEMA), "data_file_deletes": _empty(DFD_SCHEMA),
                 "orphan_files": _empty(ORPHANS_SCHEMA)}
     except LakestructError as e:
-        return {"tables": pa.Table.from_pylist([_error_table_row(root, fmt, e)], schema=TABLES_SCHEMA),
+        return {"tables": _table([_error_table_row(root, fmt, e)], TABLES_SCHEMA),
                 "data_file_deletes": _empty(DFD_SCHEMA), "orphan_files": _empty(ORPHANS_SCHEMA)}
     s = tables.summarize(state, orphans, problems)
     row = {
@@ -175,9 +185,9 @@ def table_task(root: str, fmt: str) -> dict[str, pa.Table]:
         })  # fmt: skip
     orph = [{"table": root, "file": o.path, "size": o.size, "kind": o.kind, "role": o.role, "rows": o.rows} for o in orphans]
     return {
-        "tables": pa.Table.from_pylist([row], schema=TABLES_SCHEMA),
-        "data_file_deletes": pa.Table.from_pylist(dfd, schema=DFD_SCHEMA),
-        "orphan_files": pa.Table.from_pylist(orph, schema=ORPHANS_SCHEMA),
+        "tables": _table([row], TABLES_SCHEMA),
+        "data_file_deletes": _table(dfd, DFD_SCHEMA),
+        "orphan_files": _table(orph, ORPHANS_SCHEMA),
     }
 
 

@@ -10,8 +10,9 @@ the very same functions, which is how tests hold every source to "Spark rows == 
 Every source's table is ``file`` (the path or URL of the input unit, as listed), then
 the source's own columns (``schema(options)``), then :data:`ERROR_FIELDS`. ``rows`` yields
 dicts (one row each; missing keys are null; a row may set the error columns itself, for
-example a Puffin blob that breaks a rule while the file's other blobs are fine) or Arrow
-record batches with exactly the data columns (many rows at once: exploded positions).
+example a Puffin blob that breaks a rule while the file's other blobs are fine), :class:`Rows`
+(many rows at once as tuples, joined with the next files' rows into one record batch: the
+Parquet sources), or Arrow record batches of the data columns (many rows at once: exploded positions).
 When ``rows`` raises a :class:`lakestruct.LakestructError`, the rows it yielded before stay
 and one error row follows (data columns null, error columns set): a broken file never
 fails the job. Anything else that escapes ``rows`` is a bug and does fail it.
@@ -29,12 +30,15 @@ import pyarrow as pa
 
 from ..errors import FormatError, LakestructError, UsageError
 from ..source import list_files
+from . import columns
 from .listing import Input
 
 __all__ = [
     "ERROR_FIELDS",
     "FILE_FIELD",
+    "Batcher",
     "RowSource",
+    "Rows",
     "batches",
     "col",
     "collect",
@@ -49,8 +53,8 @@ __all__ = [
 
 Options = Mapping[str, str]
 Row = dict[str, Any]
-#: what ``rows`` yields: a row, or a batch of rows with the source's data columns
-Chunk: TypeAlias = Row | Any  # a row, or a pyarrow.RecordBatch
+#: what ``rows`` yields: a row, :class:`Rows`, or a batch of rows with the source's data columns
+Chunk: TypeAlias = Row | Any  # a row, Rows, or a pyarrow.RecordBatch
 
 
 def col(name: str, type: Any, doc: str, *, nullable: bool = True) -> Any:
@@ -67,6 +71,16 @@ ERROR_FIELDS: tuple[Any, ...] = (
 )
 #: rows are turned into Arrow record batches of at most this many rows
 BATCH_ROWS = 8192
+
+
+@dataclass(frozen=True)
+class Rows:
+    """Many rows of one input unit at once: tuples in the order of ``schema``'s columns (the source's data columns,
+    by name; the error columns may follow). :func:`batches` joins the rows of consecutive input units into record
+    batches of up to ``batch_rows`` rows, built column by column (:mod:`.columns`): no dict per row, no batch per file."""
+
+    schema: pa.Schema
+    rows: list[tuple[Any, ...]]
 
 
 @dataclass(frozen=True)
@@ -111,7 +125,7 @@ def collect(source: RowSource, path: str, options: Options) -> Iterator[Chunk]:
     broken input turned into an error row."""
     try:
         for r in source.rows(path, options):
-            yield r if isinstance(r, pa.RecordBatch) else {"file": path, **r}
+            yield r if isinstance(r, (pa.RecordBatch, Rows)) else {"file": path, **r}
     except LakestructError as e:
         yield error_row(path, e)
 
@@ -121,12 +135,87 @@ def _with_file(batch: pa.RecordBatch, path: str, schema: pa.Schema) -> pa.Record
     cols: list[Any] = []
     for f in schema:
         if f.name == "file":
-            cols.append(pa.array([path] * n, pa.string()))
+            cols.append(columns.repeat_strings([path], [n]))
         elif f.name in batch.schema.names:
-            cols.append(batch.column(f.name).cast(f.type))
+            c = batch.column(f.name)
+            cols.append(c if c.type == f.type else c.cast(f.type))
         else:
             cols.append(pa.nulls(n, f.type))
     return pa.RecordBatch.from_arrays(cols, schema=schema)
+
+
+class Batcher:
+    """The rows of one source over many input units as record batches of :func:`full_schema`: :class:`Rows` of
+    consecutive units are joined into one batch, dict rows too (up to ``batch_rows`` rows), record batches pass
+    through; the order of the rows is kept. ``add(path)`` yields the batches that are full, ``finish()`` the rest."""
+
+    def __init__(self, source: RowSource, options: Options, *, batch_rows: int = BATCH_ROWS) -> None:
+        self.source, self.options, self.batch_rows = source, options, batch_rows
+        self.schema = full_schema(source, options)
+        self._dicts: list[Row] = []
+        self._tuples: list[tuple[Any, ...]] = []
+        self._tuple_schema: pa.Schema | None = None
+        self._files: list[str] = []
+        self._counts: list[int] = []
+
+    def add(self, path: str) -> Iterator[pa.RecordBatch]:
+        for chunk in collect(self.source, path, self.options):
+            if isinstance(chunk, Rows):
+                if self._dicts:
+                    yield self._flush_dicts()
+                if self._tuple_schema is not None and not (chunk.schema is self._tuple_schema or chunk.schema.equals(self._tuple_schema)):
+                    yield self._flush_tuples()
+                if not chunk.rows:
+                    continue
+                self._tuple_schema = chunk.schema
+                self._tuples.extend(chunk.rows)
+                if self._files and self._files[-1] == path:
+                    self._counts[-1] += len(chunk.rows)
+                else:
+                    self._files.append(path)
+                    self._counts.append(len(chunk.rows))
+                if len(self._tuples) >= self.batch_rows:
+                    yield self._flush_tuples()
+            elif isinstance(chunk, pa.RecordBatch):
+                yield from self._flush()
+                if chunk.num_rows:
+                    yield _with_file(chunk, path, self.schema)
+            else:
+                if self._tuples:
+                    yield self._flush_tuples()
+                self._dicts.append(chunk)
+                if len(self._dicts) >= self.batch_rows:
+                    yield self._flush_dicts()
+
+    def finish(self) -> Iterator[pa.RecordBatch]:
+        yield from self._flush()
+
+    def _flush(self) -> Iterator[pa.RecordBatch]:
+        if self._tuples:
+            yield self._flush_tuples()
+        if self._dicts:
+            yield self._flush_dicts()
+
+    def _flush_dicts(self) -> pa.RecordBatch:
+        out = columns.batch(self._dicts, self.schema)
+        self._dicts = []
+        return out
+
+    def _flush_tuples(self) -> pa.RecordBatch:
+        assert self._tuple_schema is not None
+        n = len(self._tuples)
+        at = {name: i for i, name in enumerate(self._tuple_schema.names)}
+        values = list(zip(*self._tuples, strict=True))
+        cols: list[Any] = []
+        for f in self.schema:
+            if f.name == "file":
+                cols.append(columns.repeat_strings(self._files, self._counts))
+            elif f.name in at:
+                cols.append(columns.array(values[at[f.name]], f.type))
+            else:
+                cols.append(pa.nulls(n, f.type))
+        self._tuples, self._files, self._counts = [], [], []
+        return pa.RecordBatch.from_arrays(cols, schema=self.schema)
 
 
 def batches(
@@ -134,24 +223,10 @@ def batches(
 ) -> Iterator[pa.RecordBatch]:
     """All rows of ``inputs`` as Arrow record batches of :func:`full_schema` — what one Spark task returns,
     and the plain single-process loop when called directly."""
-    schema = full_schema(source, options)
-    pending: list[Row] = []
+    b = Batcher(source, options, batch_rows=batch_rows)
     for item in inputs:
-        path = item if isinstance(item, str) else item[0]
-        for chunk in collect(source, path, options):
-            if isinstance(chunk, pa.RecordBatch):
-                if pending:
-                    yield pa.RecordBatch.from_pylist(pending, schema=schema)
-                    pending = []
-                if chunk.num_rows:
-                    yield _with_file(chunk, path, schema)
-                continue
-            pending.append(chunk)
-            if len(pending) >= batch_rows:
-                yield pa.RecordBatch.from_pylist(pending, schema=schema)
-                pending = []
-    if pending:
-        yield pa.RecordBatch.from_pylist(pending, schema=schema)
+        yield from b.add(item if isinstance(item, str) else item[0])
+    yield from b.finish()
 
 
 def option_bool(options: Options, key: str, default: bool = False) -> bool:

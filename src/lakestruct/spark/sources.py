@@ -17,9 +17,11 @@ the same rows come out of ``spark.read.format(NAME)`` and of the plain loop ``ro
 
 from __future__ import annotations
 
+import functools
 import math
 import struct
 from collections.abc import Iterator, Mapping
+from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -29,7 +31,8 @@ import lakestruct as _ls  # the rooms load on first use: a Spark worker that onl
 
 from ..errors import FormatError, LakestructError
 from ..source import open_source
-from .rowsource import Chunk, Options, RowSource, col, error_fields, option_bool, schema_markdown
+from . import columns
+from .rowsource import BATCH_ROWS, ERROR_FIELDS, Chunk, Options, Rows, RowSource, col, error_fields, option_bool, schema_markdown
 
 if TYPE_CHECKING:
     from .. import deletes, parquet
@@ -232,15 +235,16 @@ def _dv_rows(path: str, options: Options) -> Iterator[Chunk]:
         pos = dv.positions()
         base = {"kind": kind, "referenced_data_file": dv.referenced_data_file, "offset": dv.offset, "length": dv.length}
         if explode:
+            ref = dv.referenced_data_file
             for chunk in dv.iter_chunks(1 << 20):
                 n = int(chunk.size)
                 yield pa.RecordBatch.from_arrays(
                     [
-                        pa.array([kind] * n, pa.string()),
-                        pa.nulls(n, pa.string()) if dv.referenced_data_file is None else pa.array([dv.referenced_data_file] * n),
-                        pa.array(np.full(n, -1 if dv.offset is None else dv.offset, np.int64)),
-                        pa.array(np.full(n, -1 if dv.length is None else dv.length, np.int64)),
-                        pa.array(chunk),
+                        columns.repeat_strings([kind], [n]),
+                        pa.nulls(n, pa.string()) if ref is None else columns.repeat_strings([ref], [n]),
+                        columns.numeric(np.full(n, -1 if dv.offset is None else dv.offset, np.int64), pa.int64()),
+                        columns.numeric(np.full(n, -1 if dv.length is None else dv.length, np.int64), pa.int64()),
+                        columns.numeric(np.asarray(chunk, np.int64), pa.int64()),
                     ],
                     schema=DV_EXPLODED_SCHEMA,
                 )
@@ -337,6 +341,23 @@ PAGES_SCHEMA = pa.schema(
 )
 
 _PHYSICAL_STRUCT = {1: "<i", 2: "<q", 4: "<f", 5: "<d"}
+#: Encoding values of dictionary encodings (PLAIN_DICTIONARY, RLE_DICTIONARY)
+_DICT_ENCODINGS = frozenset({2, 8})
+#: PageType values
+_DATA_PAGE, _DICTIONARY_PAGE, _DATA_PAGE_V2 = 0, 2, 3
+
+
+@functools.cache
+def _names(enum: type[IntEnum]) -> dict[Any, str]:
+    """An enum's members -> their names (``model.enum_name`` as one dict lookup)."""
+    return {m: m.name for m in enum}
+
+
+def _name(names: dict[Any, str], v: Any) -> str | None:
+    """``model.enum_name(v)`` by table: a member's name; a value the decoder did not know as its text (the decoders
+    give every value the enum knows as its member, so a plain int is always one it does not know)."""
+    n = names.get(v)
+    return n if n is not None else None if v is None else str(v)
 
 
 def _converted_name(el: parquet.SchemaElement) -> str | None:
@@ -345,128 +366,169 @@ def _converted_name(el: parquet.SchemaElement) -> str | None:
     return _ls.parquet.model.enum_name(el.converted_type)
 
 
-class _StatDecoder:
-    """Statistics min/max bytes -> text, with the leaf's physical and logical type."""
-
-    def __init__(self, pq: parquet.ParquetFile) -> None:
-        self._convert: dict[int, Any] = {}
+def _converters(schema: tuple[parquet.SchemaElement, ...]) -> dict[int, Any]:
+    """Leaf index -> the converter of its statistics values (none for a leaf whose annotation does not fit: its
+    bounds stay raw, as hex; none at all when the schema tree is malformed: that error surfaces elsewhere)."""
+    asm = _ls.parquet.assembly
+    convert: dict[int, Any] = {}
+    try:
+        chains = asm.leaf_chains(asm.schema_tree(schema))
+    except FormatError:
+        return convert
+    for i, chain in enumerate(chains):
         try:
-            chains = _ls.parquet.assembly.leaf_chains(_ls.parquet.assembly.schema_tree(pq.metadata.schema))
+            convert[i] = asm.leaf_converter(chain[-1])
         except FormatError:
-            return  # the raw bytes stay available; the schema error surfaces elsewhere
-        for i, chain in enumerate(chains):
-            try:
-                self._convert[i] = _ls.parquet.assembly.leaf_converter(chain[-1])
-            except FormatError:
-                pass  # an annotation that does not fit: this column's bounds stay raw (hex)
-
-    def text(self, column: int, physical: int, raw: bytes | None) -> str | None:
-        if raw is None:
-            return None
-        try:
-            fmt = _PHYSICAL_STRUCT.get(physical)
-            v: Any
-            if fmt is not None:
-                v = struct.unpack(fmt, raw)[0]
-            elif physical == 0:
-                v = bool(raw[0])
-            else:
-                v = raw
-            conv = self._convert.get(column)
-            if conv is not None:
-                v = conv(v)
-            if isinstance(v, bytes):
-                return "0x" + v.hex()
-            return str(v)
-        except (struct.error, IndexError, ValueError, ArithmeticError, TypeError, LakestructError):
-            return "0x" + raw.hex()
+            pass
+    return convert
 
 
-def _stats(dec: _StatDecoder, column: int, physical: int, st: parquet.Statistics | None) -> dict[str, Any]:
+#: a leaf column as the Parquet sources need it: (dotted path, logical type name, physical type, statistics converter)
+_Leaf = tuple[str, "str | None", int, Any]
+#: schema -> (leaf column descriptors, their _Leaf): the files of a lake mostly share a few schemas
+_SCHEMAS: dict[Any, tuple[list[Any], list[_Leaf]]] = {}
+_SCHEMAS_MAX = 64
+
+
+def _schema_info(pq: parquet.ParquetFile) -> tuple[list[Any], list[_Leaf]]:
+    """``pq.columns()`` and each leaf's :data:`_Leaf`, computed once per distinct schema (a malformed schema raises
+    as ``pq.columns()`` does, every time)."""
+    key: Any = pq.metadata.schema
+    try:
+        hit = _SCHEMAS.get(key)
+    except TypeError:  # a field the model does not know holds an unhashable value: no caching
+        key, hit = None, None
+    if hit is not None:
+        return hit
+    cols = pq.columns()
+    convert = _converters(pq.metadata.schema)
+    info = (cols, [(c.name, _converted_name(c.element), int(c.physical_type), convert.get(i)) for i, c in enumerate(cols)])
+    if key is not None:
+        if len(_SCHEMAS) >= _SCHEMAS_MAX:
+            _SCHEMAS.clear()
+        _SCHEMAS[key] = info
+    return info
+
+
+def _stat_text(physical: int, conv: Any, raw: bytes | None) -> str | None:
+    """Statistics min/max bytes -> text, with the leaf's physical type and converter (0x-hex when they do not decode)."""
+    if raw is None:
+        return None
+    try:
+        fmt = _PHYSICAL_STRUCT.get(physical)
+        v: Any
+        if fmt is not None:
+            v = struct.unpack(fmt, raw)[0]
+        elif physical == 0:
+            v = bool(raw[0])
+        else:
+            v = raw
+        if conv is not None:
+            v = conv(v)
+        if isinstance(v, bytes):
+            return "0x" + v.hex()
+        return str(v)
+    except (struct.error, IndexError, ValueError, ArithmeticError, TypeError, LakestructError):
+        return "0x" + raw.hex()
+
+
+#: the columns of the statistics (null_count, min, max, min_raw, max_raw) when there are none
+_NO_STATS = (None, None, None, None, None)
+
+
+def _stats(leaf: _Leaf, st: parquet.Statistics | None) -> tuple[Any, ...]:
     if st is None:
-        return {}
+        return _NO_STATS
     lo = st.min_value if st.min_value is not None else st.min
     hi = st.max_value if st.max_value is not None else st.max
-    return {
-        "null_count": st.null_count,
-        "min": dec.text(column, physical, lo),
-        "max": dec.text(column, physical, hi),
-        "min_raw": lo,
-        "max_raw": hi,
-    }
-
-
-_DICT_ENCODINGS = {"PLAIN_DICTIONARY", "RLE_DICTIONARY"}
+    return (st.null_count, _stat_text(leaf[2], leaf[3], lo), _stat_text(leaf[2], leaf[3], hi), lo, hi)
 
 
 def _fallback(md: parquet.ColumnMetaData) -> bool | None:
     if not md.encoding_stats:
         return None
-    dict_pages = any(_ls.parquet.model.enum_name(s.page_type) == "DICTIONARY_PAGE" and s.count for s in md.encoding_stats)
-    if not dict_pages:
+    if not any(s.page_type == _DICTIONARY_PAGE and s.count for s in md.encoding_stats):
         return False
     return any(
-        _ls.parquet.model.enum_name(s.page_type) in ("DATA_PAGE", "DATA_PAGE_V2")
-        and s.count
-        and _ls.parquet.model.enum_name(s.encoding) not in _DICT_ENCODINGS
-        for s in md.encoding_stats
+        s.page_type in (_DATA_PAGE, _DATA_PAGE_V2) and s.count and s.encoding not in _DICT_ENCODINGS for s in md.encoding_stats
     )
+
+
+def _range_ok(md: parquet.ColumnMetaData, footer_offset: int) -> bool:
+    """The chunk lies in the page region (what ``ParquetFile.chunk_range`` checks, without building its error)."""
+    start, dpo = md.data_page_offset, md.dictionary_page_offset
+    if dpo is not None and dpo >= 4 and (dpo < start or start < 4):
+        start = dpo
+    return start >= 4 and md.total_compressed_size >= 0 and start + md.total_compressed_size <= footer_offset
+
+
+#: the row tuples of the Parquet sources: the data columns, then the error columns (set on the rows that break a rule)
+_CHUNKS_BATCH = pa.schema([*CHUNKS_SCHEMA, *ERROR_FIELDS])
+_PAGES_BATCH = pa.schema([*PAGES_SCHEMA, *ERROR_FIELDS])
+_NO_ERROR = (None, None, None, None)
+
+
+def _error_tuple(e: LakestructError) -> tuple[Any, ...]:
+    f = error_fields(e)
+    return (f["error_rule"], f["error_offset"], f["error_path"], f["error"])
 
 
 def _chunk_rows(path: str, options: Options) -> Iterator[Chunk]:
     if _ls.scan.detect(path) != "parquet":
         return
+    from ..parquet.model import CompressionCodec, Encoding, Type
+
+    type_names, codec_names, enc_names = _names(Type), _names(CompressionCodec), _names(Encoding)
+    encodings: dict[Any, tuple[list[str | None], bool]] = {}  # the chunks of a file mostly share their encodings
+    rows: list[tuple[Any, ...]] = []
     with _ls.parquet.open(path) as pq:
         md = pq.metadata
-        cols = pq.columns()
-        dec = _StatDecoder(pq)
+        cols, leaves = _schema_info(pq)
+        ncols = len(cols)
+        created_by = md.created_by
+        footer_offset = pq.footer.offset
         for rg_i, rg in enumerate(md.row_groups):
+            rg_rows = rg.num_rows
             for ci, cc in enumerate(rg.columns):
-                desc = cols[ci] if ci < len(cols) else None
-                row: dict[str, Any] = {
-                    "row_group": rg_i,
-                    "column": ci,
-                    "column_path": desc.name if desc else None,
-                    "logical_type": _converted_name(desc.element) if desc else None,
-                    "row_group_rows": rg.num_rows,
-                    "column_index_offset": cc.column_index_offset,
-                    "column_index_length": cc.column_index_length,
-                    "offset_index_offset": cc.offset_index_offset,
-                    "offset_index_length": cc.offset_index_length,
-                    "has_page_index": cc.column_index_offset is not None and cc.offset_index_offset is not None,
-                    "created_by": md.created_by,
-                }
+                leaf = leaves[ci] if ci < ncols else None
+                cio, oio = cc.column_index_offset, cc.offset_index_offset
                 try:
-                    if desc is None:
+                    if leaf is None:
                         raise pq.row_group_columns_error(rg_i)
-                    cm = pq.column_chunk(rg_i, ci).meta_data
-                    pq.chunk_range(rg_i, ci)  # encrypted / missing metadata / out-of-range chunks become errors
+                    cm = cc.meta_data
+                    if cm is None or cc.crypto_metadata is not None or cc.file_path is not None or not _range_ok(cm, footer_offset):
+                        pq.chunk_range(rg_i, ci)  # encrypted / missing metadata / out-of-range chunks raise their error here
                     assert cm is not None
-                    physical = int(cm.type)
+                    encs = cm.encodings
+                    enc = encodings.get(encs)
+                    if enc is None:
+                        enc = encodings[encs] = ([_name(enc_names, e) for e in encs], any(e in _DICT_ENCODINGS for e in encs))
                     dpo = cm.dictionary_page_offset
-                    row.update(
-                        column_path=".".join(cm.path_in_schema) or desc.name,
-                        physical_type=_ls.parquet.model.enum_name(cm.type),
-                        codec=_ls.parquet.model.enum_name(cm.codec),
-                        encodings=[_ls.parquet.model.enum_name(e) for e in cm.encodings],
-                        num_values=cm.num_values,
-                        distinct_count=cm.statistics.distinct_count if cm.statistics else None,
-                        total_compressed_size=cm.total_compressed_size,
-                        total_uncompressed_size=cm.total_uncompressed_size,
-                        compression_ratio=(cm.total_uncompressed_size / cm.total_compressed_size) if cm.total_compressed_size > 0 else None,
-                        data_page_offset=cm.data_page_offset,
-                        dictionary_page_offset=dpo,
-                        bloom_filter_offset=cm.bloom_filter_offset,
-                        bloom_filter_length=cm.bloom_filter_length,
-                        has_bloom_filter=cm.bloom_filter_offset is not None,
-                        has_dictionary=(dpo is not None and dpo >= 4)
-                        or bool(_DICT_ENCODINGS & {_ls.parquet.model.enum_name(e) for e in cm.encodings}),
-                        dictionary_fallback=_fallback(cm),
-                        **_stats(dec, ci, physical, cm.statistics),
-                    )
+                    tcs, tus = cm.total_compressed_size, cm.total_uncompressed_size
+                    st = cm.statistics
+                    null_count, lo, hi, lo_raw, hi_raw = _stats(leaf, st)
+                    rows.append((
+                        rg_i, ci, ".".join(cm.path_in_schema) or leaf[0], _name(type_names, cm.type), leaf[1],
+                        _name(codec_names, cm.codec), enc[0], rg_rows, cm.num_values,
+                        null_count, lo, hi, lo_raw, hi_raw, st.distinct_count if st is not None else None, tcs, tus,
+                        (tus / tcs) if tcs > 0 else None, cm.data_page_offset, dpo, cio, cc.column_index_length, oio,
+                        cc.offset_index_length, cm.bloom_filter_offset, cm.bloom_filter_length,
+                        cio is not None and oio is not None, cm.bloom_filter_offset is not None,
+                        (dpo is not None and dpo >= 4) or enc[1], _fallback(cm), created_by,
+                        *_NO_ERROR,
+                    ))  # fmt: skip
                 except LakestructError as e:
-                    row.update(error_fields(e.with_source(pq.name) if isinstance(e, FormatError) else e))
-                yield row
+                    rows.append((
+                        rg_i, ci, leaf[0] if leaf else None, None, leaf[1] if leaf else None, None, None, rg_rows, None,
+                        *_NO_STATS, None, None, None, None, None, None, cio, cc.column_index_length, oio,
+                        cc.offset_index_length, None, None, cio is not None and oio is not None, None, None, None, created_by,
+                        *_error_tuple(e.with_source(pq.name) if isinstance(e, FormatError) else e),
+                    ))  # fmt: skip
+                if len(rows) >= BATCH_ROWS:
+                    yield Rows(_CHUNKS_BATCH, rows)
+                    rows = []
+    if rows:
+        yield Rows(_CHUNKS_BATCH, rows)
 
 
 PARQUET_CHUNKS = RowSource(
@@ -482,44 +544,51 @@ PARQUET_CHUNKS = RowSource(
 def _page_rows(path: str, options: Options) -> Iterator[Chunk]:
     if _ls.scan.detect(path) != "parquet":
         return
+    from ..parquet.model import Encoding, PageType
+
     check_crc = option_bool(options, "check_crc", True)
+    page_names, enc_names = _names(PageType), _names(Encoding)
+    rows: list[tuple[Any, ...]] = []
     with _ls.parquet.open(path) as pq:
-        cols = pq.columns()
-        dec = _StatDecoder(pq)
-        for rg_i, rg in enumerate(pq.metadata.row_groups):
-            for ci in range(len(rg.columns)):
-                if ci >= len(cols):
-                    raise pq.row_group_columns_error(rg_i)
-                name = cols[ci].name
-                physical = int(cols[ci].physical_type)
-                for p in pq.chunk_pages(rg_i, ci):
-                    h = p.header
-                    row: dict[str, Any] = {
-                        "row_group": rg_i,
-                        "column": ci,
-                        "column_path": name,
-                        "page_ordinal": p.index,
-                        "offset": p.offset,
-                        "header_size": p.header_size,
-                        "page_type": p.type,
-                        "encoding": p.encoding,
-                        "compressed_size": p.compressed_size,
-                        "uncompressed_size": p.uncompressed_size,
-                        "num_values": p.num_values,
-                        "num_nulls": p.num_nulls,
-                        "num_rows": p.num_rows,
-                        "has_crc": h.crc is not None,
-                        "crc": None if h.crc is None else h.crc & 0xFFFFFFFF,
-                        **_stats(dec, ci, physical, p.statistics),
-                    }
-                    if h.crc is not None and check_crc:
-                        try:
-                            pq.check_page_crc(p)
-                            row["crc_ok"] = True
-                        except LakestructError as e:
-                            row["crc_ok"] = False
-                            row.update(error_fields(e))
-                    yield row
+        cols, leaves = _schema_info(pq)
+        try:
+            for rg_i, rg in enumerate(pq.metadata.row_groups):
+                for ci in range(len(rg.columns)):
+                    if ci >= len(cols):
+                        raise pq.row_group_columns_error(rg_i)
+                    leaf = leaves[ci]
+                    name = leaf[0]
+                    for p in pq.chunk_pages(rg_i, ci):
+                        h = p.header
+                        v1, v2 = h.data_page_header, h.data_page_header_v2
+                        sub: Any = v1 or v2 or h.dictionary_page_header
+                        data_sub = v1 or v2
+                        crc = h.crc
+                        crc_ok: bool | None = None
+                        err = _NO_ERROR
+                        if crc is not None and check_crc:
+                            try:
+                                pq.check_page_crc(p)
+                                crc_ok = True
+                            except LakestructError as e:
+                                crc_ok, err = False, _error_tuple(e)
+                        rows.append((
+                            rg_i, ci, name, p.index, p.offset, p.header_size, _name(page_names, h.type) or "?",
+                            _name(enc_names, sub.encoding) if sub is not None else None, h.compressed_page_size,
+                            h.uncompressed_page_size, sub.num_values if sub is not None else None,
+                            v2.num_nulls if v2 is not None else None, v2.num_rows if v2 is not None else None,
+                            crc is not None, None if crc is None else crc & 0xFFFFFFFF, crc_ok,
+                            *_stats(leaf, data_sub.statistics if data_sub is not None else None), *err,
+                        ))  # fmt: skip
+                        if len(rows) >= BATCH_ROWS:
+                            yield Rows(_PAGES_BATCH, rows)
+                            rows = []
+        except LakestructError:
+            if rows:  # the pages read before the error stay; the error row follows them
+                yield Rows(_PAGES_BATCH, rows)
+            raise
+    if rows:
+        yield Rows(_PAGES_BATCH, rows)
 
 
 PARQUET_PAGES = RowSource(
