@@ -1,0 +1,94 @@
+"""The sources' column builders (lakestruct.spark.columns) against pyarrow's own conversion, and the executors' path
+without pandas."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lakestruct.spark import columns
+
+MAP = pa.map_(pa.string(), pa.string())
+
+CASES: list[tuple[list[Any], pa.DataType]] = [
+    ([1, None, 3], pa.int32()),
+    ([], pa.int64()),
+    ([None], pa.int64()),
+    ([2**63 - 1, -(2**63)], pa.int64()),
+    ([2**64 - 1, 0], pa.uint64()),
+    ([1.5, None, -0.0], pa.float64()),
+    ([True, None, False], pa.bool_()),
+    (["a", None, "é", "", "日本"], pa.string()),
+    ([None, None], pa.string()),
+    ([b"\x00", None, b"", b"\xff" * 3], pa.binary()),
+    ([["a", "b"], None, [], [None]], pa.list_(pa.string())),
+    ([[1], None, [None, 2], (3, 4)], pa.list_(pa.int32())),
+    ([np.arange(3), None, np.arange(2), np.array([], np.int64)], pa.list_(pa.int64())),
+    ([np.arange(3), np.arange(3)], pa.list_(pa.int64())),
+    ([[("a", "b"), ("c", None)], None, [], {"x": "y"}], MAP),
+]
+
+
+@pytest.mark.parametrize(("values", "type_"), CASES, ids=[f"{t}-{i}" for i, (_, t) in enumerate(CASES)])
+def test_array_is_what_pyarrow_builds(values: list[Any], type_: pa.DataType) -> None:
+    got = columns.array(values, type_)
+    got.validate(full=True)
+    want = pa.array([list(v) if isinstance(v, np.ndarray) else v for v in values], type_)
+    assert got.type == want.type and got.equals(want)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.one_of(st.none(), st.integers(-(2**63), 2**63 - 1))),
+    st.lists(st.one_of(st.none(), st.text())),
+    st.lists(st.one_of(st.none(), st.binary())),
+    st.lists(st.one_of(st.none(), st.lists(st.one_of(st.none(), st.text(max_size=5)), max_size=4))),
+    st.lists(st.one_of(st.none(), st.dictionaries(st.text(max_size=4), st.one_of(st.none(), st.text(max_size=4)), max_size=3))),
+)
+def test_random_columns_are_what_pyarrow_builds(ints: list[Any], texts: list[Any], blobs: list[Any], lists: list[Any],
+                                                maps: list[Any]) -> None:  # fmt: skip
+    for values, t in ((ints, pa.int64()), (texts, pa.string()), (blobs, pa.binary()), (lists, pa.list_(pa.string())), (maps, MAP)):
+        got = columns.array(values, t)
+        got.validate(full=True)
+        assert got.equals(pa.array(values, t)), t
+
+
+def test_batch_is_from_pylist() -> None:
+    schema = pa.schema([pa.field("a", pa.int64()), pa.field("m", MAP), pa.field("s", pa.string()), pa.field("l", pa.list_(pa.int32()))])
+    rows = [{"a": 1, "m": [("k", "v")], "l": [1, 2]}, {"s": "z", "x": 9}, {}]
+    assert columns.batch(rows, schema).equals(pa.RecordBatch.from_pylist(rows, schema=schema))
+    odd = pa.schema([pa.field("d", pa.decimal128(5, 2))])  # a type the builders leave to pyarrow
+    assert not columns.supported(odd.field("d").type)
+    assert columns.batch([{"d": None}], odd).equals(pa.RecordBatch.from_pylist([{"d": None}], schema=odd))
+
+
+def test_repeat_strings() -> None:
+    for values, counts in ((["ab", "é"], [2, 3]), ([], []), (["x"], [0]), ([""], [3])):
+        got = columns.repeat_strings(values, counts)
+        got.validate(full=True)
+        assert got.to_pylist() == [v for v, k in zip(values, counts, strict=True) for _ in range(k)]
+
+
+def test_the_parquet_sources_import_no_pandas(corpus: Path) -> None:
+    """The executors' path: pyarrow's ``pa.array`` imports pandas; the sources' rows are built without it."""
+    code = (
+        "import sys\n"
+        "from lakestruct.spark.rowsource import plain_loop\n"
+        "from lakestruct.spark.onepass import file_task\n"
+        "from lakestruct.source import list_files\n"
+        f"paths = [{str(corpus / 'parquet-testing')!r}]\n"
+        "n = sum(b.num_rows for s in ('parquet_chunks', 'parquet_pages', 'lake_files') for b in plain_loop(s, paths))\n"
+        "t = file_task(list_files(paths), {})\n"
+        "assert n > 1000 and t['parquet_chunks'].num_rows > 100, n\n"
+        "print('pandas' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=600)
+    assert out.stdout.strip() == "False"
