@@ -43,6 +43,7 @@ class _ManifestTotals:
     equality_delete_files: int = 0
     dv_files: list[str] = field(default_factory=list)  #: referenced data files of live DVs
     counts: dict[tuple[str, EntryStatus], int] = field(default_factory=dict)  #: ("files"|"rows", status) -> n
+    spec_content: tuple[int, int] = (0, 0)  #: partition_spec_id and content of the list entry it was read with
     ok: bool = True
 
 
@@ -171,6 +172,12 @@ class _Checker:
             if m.manifest_path not in self.totals:
                 self.totals[m.manifest_path] = self.manifest_rules(m, where, ml)
             got = self.totals[m.manifest_path]
+            if got.ok and (m.partition_spec_id, m.content) != got.spec_content:  # the manifest's header agreed with the first
+                rule, key = (("iceberg.manifest.partition-spec-id", "partition-spec-id") if m.partition_spec_id != got.spec_content[0]
+                             else ("iceberg.manifest.content", "content"))
+                self.add(_err(f"manifest list {ml} says {key} {m.partition_spec_id if key != 'content' else m.content} for "
+                              f"{m.manifest_path}, another list of the table (and the manifest) says otherwise", rule,
+                              f"metadata[{key}]", m.manifest_path))
             size = self.size_of(t.resolve(m.manifest_path)) if ml is not None else None
             if size is not None and size != m.manifest_length:
                 self.add(_err(f"manifest_length is {m.manifest_length}, the manifest has {size} bytes", "iceberg.file-size",
@@ -260,6 +267,7 @@ class _Checker:
             tot.ok = False
             return tot
         tot.counts = counts
+        tot.spec_content = (m.partition_spec_id, m.content)
         return tot
 
     def dv_rules(self, manifest: str, epath: str, resolved: str, path: str, offset: int, length: int, record_count: int,

@@ -163,6 +163,36 @@ def _id_map(v: Any, path: str) -> dict[int, Any] | None:
 
 
 def data_file_from_record(d: Mapping[str, Any], path: str, *, spec_id: int | None = None, version: int = 2) -> DataFile:
+    """One ``data_file`` record as :class:`DataFile`: a fast path for well-formed records; anything unusual is
+    decoded again by the checked path, which names the rule broken."""
+    g = d.get
+    content = g("content") or 0
+    rc, size, fp, fmt = g("record_count"), g("file_size_in_bytes"), g("file_path"), g("file_format")
+    off, length, part = g("content_offset"), g("content_size_in_bytes"), g("partition")
+    if (type(content) is not int or content not in (0, 1, 2) or type(rc) is not int or rc < 0 or type(size) is not int or size < 0
+            or type(fp) is not str or type(fmt) is not str or type(part) is not dict
+            or (off is not None and (content != 1 or type(off) is not int or type(length) is not int or off < 0 or length < 0))
+            or (off is None and length is not None)):
+        return _checked_data_file(d, path, spec_id=spec_id, version=version)
+    try:
+        maps = [None if (v := g(k)) is None else {int(kv["key"]): kv["value"] for kv in v} if isinstance(v, list) else
+                {int(x): y for x, y in v.items()} for k in _MAPS]
+        split, eq = g("split_offsets"), g("equality_ids")
+        sort_id, first, ref = g("sort_order_id"), g("first_row_id"), g("referenced_data_file")
+        if (sort_id is not None and type(sort_id) is not int) or (first is not None and type(first) is not int) or (
+                ref is not None and type(ref) is not str):
+            raise TypeError
+        return DataFile(content, fp, fmt.lower(), dict(part), rc, size, *maps, g("key_metadata"),
+                        None if split is None else tuple(split), None if eq is None else tuple(eq), sort_id, first, ref, off, length,
+                        spec_id)
+    except (TypeError, ValueError, KeyError, AttributeError):
+        return _checked_data_file(d, path, spec_id=spec_id, version=version)
+
+
+_MAPS = ("column_sizes", "value_counts", "null_value_counts", "nan_value_counts", "lower_bounds", "upper_bounds")
+
+
+def _checked_data_file(d: Mapping[str, Any], path: str, *, spec_id: int | None = None, version: int = 2) -> DataFile:
     content = _int(d, "content", path, "manifest", required=False) or 0
     if content not in (0, 1, 2):
         raise _err(f"content {content} is not 0 (data), 1 (position deletes) or 2 (equality deletes)", "iceberg.manifest.content",
@@ -216,9 +246,22 @@ def data_file_from_record(d: Mapping[str, Any], path: str, *, spec_id: int | Non
     )
 
 
-def iter_manifest(data: bytes, *, name: str = "", manifest: ManifestFile | None = None) -> Iterator[ManifestEntry]:
+def _check_entry(rec: Mapping[str, Any], path: str, version: int) -> None:
+    """The checked reading of an entry's own fields: raises the rule an unusual entry breaks."""
+    status = _int(rec, "status", path, "manifest")
+    if status not in (0, 1, 2):
+        raise _err(f"status {status} is not 0 (EXISTING), 1 (ADDED) or 2 (DELETED)", "iceberg.manifest.status", f"{path}.status")
+    if not isinstance(rec.get("data_file"), dict):
+        raise _err("required field 'data_file' is missing", "iceberg.manifest.required-field", f"{path}.data_file")
+    _int(rec, "snapshot_id", path, "manifest", required=version == 1)
+    _int(rec, "sequence_number", path, "manifest", required=False)
+    _int(rec, "file_sequence_number", path, "manifest", required=False)
+
+
+def iter_manifest(data: bytes, *, name: str = "", manifest: ManifestFile | None = None, live_only: bool = False) -> Iterator[ManifestEntry]:
     """The entries of a manifest, one at a time, with the manifest list's ``manifest`` entry's values inherited
-    where the entry's are null (without ``manifest``, as stored)."""
+    where the entry's are null (without ``manifest``, as stored); ``live_only`` skips DELETED entries (their data
+    file is not decoded)."""
     meta, _schema, records = read_avro(data, name)
     header = ManifestHeader(meta, name)
     version = header.format_version
@@ -231,34 +274,36 @@ def iter_manifest(data: bytes, *, name: str = "", manifest: ManifestFile | None 
         if manifest is not None and version >= 2 and header.content != manifest.content:
             raise _err(f"the manifest's content is {header.content.name.lower()}, the manifest list says "
                        f"{ManifestContent(manifest.content).name.lower()}", "iceberg.manifest.content", "metadata[content]")
+        data_manifest = header.content == ManifestContent.DATA
+        inherit = manifest is not None
         for i, rec in enumerate(records):
-            path = f"entries[{i}]"
-            status = _int(rec, "status", path, "manifest")
-            if status not in (0, 1, 2):
-                raise _err(f"status {status} is not 0 (EXISTING), 1 (ADDED) or 2 (DELETED)", "iceberg.manifest.status", f"{path}.status")
-            d = rec.get("data_file")
-            if not isinstance(d, dict):
-                raise _err("required field 'data_file' is missing", "iceberg.manifest.required-field", f"{path}.data_file")
-            df = data_file_from_record(d, f"{path}.data_file", spec_id=spec_id, version=version)
-            if version >= 2 and (df.content == DataFileContent.DATA) != (header.content == ManifestContent.DATA):
+            g = rec.get
+            status, raw_sid, raw_seq, raw_fseq, d = g("status"), g("snapshot_id"), g("sequence_number"), g("file_sequence_number"), \
+                g("data_file")
+            if (type(status) is not int or status not in (0, 1, 2) or type(d) is not dict
+                    or (raw_sid is None and version == 1) or (raw_sid is not None and type(raw_sid) is not int)
+                    or (raw_seq is not None and type(raw_seq) is not int) or (raw_fseq is not None and type(raw_fseq) is not int)):
+                _check_entry(rec, f"entries[{i}]", version)
+            if live_only and status == EntryStatus.DELETED:
+                continue
+            df = data_file_from_record(d, f"entries[{i}].data_file", spec_id=spec_id, version=version)
+            if version >= 2 and (df.content == DataFileContent.DATA) != data_manifest:
                 kind = DataFileContent(df.content).name.lower().replace("_", " ")
                 raise _err(f"a {kind} file in a {header.content.name.lower()} manifest",
-                           "iceberg.manifest.content", f"{path}.data_file.content")
-            raw_sid = _int(rec, "snapshot_id", path, "manifest", required=version == 1)
-            raw_seq = _int(rec, "sequence_number", path, "manifest", required=False)
-            raw_fseq = _int(rec, "file_sequence_number", path, "manifest", required=False)
+                           "iceberg.manifest.content", f"entries[{i}].data_file.content")
             sid, seq, fseq = raw_sid, raw_seq, raw_fseq
-            if manifest is not None:
+            if inherit:
+                assert manifest is not None
                 if sid is None:
                     sid = manifest.added_snapshot_id
                 if version == 1:
                     seq = 0 if seq is None else seq
                     fseq = 0 if fseq is None else fseq
                 else:
-                    for key, v in (("sequence_number", seq), ("file_sequence_number", fseq)):
-                        if v is None and status != EntryStatus.ADDED:
-                            raise _err(f"{key} is null on an entry that is not ADDED (only ADDED entries inherit it)",
-                                       "iceberg.manifest.sequence-number", f"{path}.{key}")
+                    if (seq is None or fseq is None) and status != EntryStatus.ADDED:
+                        key = "sequence_number" if seq is None else "file_sequence_number"
+                        raise _err(f"{key} is null on an entry that is not ADDED (only ADDED entries inherit it)",
+                                   "iceberg.manifest.sequence-number", f"entries[{i}].{key}")
                     seq = manifest.sequence_number if seq is None else seq
                     fseq = manifest.sequence_number if fseq is None else fseq
                 if df.content == DataFileContent.DATA and next_row_id is not None and df.first_row_id is None:

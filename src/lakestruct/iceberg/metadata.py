@@ -75,6 +75,8 @@ def parse_metadata(data: bytes, *, name: str | None = None) -> TableMetadata:
             try:
                 d = zlib.decompressobj(16 + zlib.MAX_WBITS)
                 raw = d.decompress(data, MAX_METADATA_BYTES)
+                if not d.eof and not d.unconsumed_tail:
+                    raise _err("the gzip-compressed metadata file ends before its end of stream", "gzip", "", len(data))
                 if d.unconsumed_tail:
                     raise LimitError(f"the metadata file decompresses to more than {MAX_METADATA_BYTES} bytes",
                                      rule="iceberg.metadata.size", path="", offset=0)

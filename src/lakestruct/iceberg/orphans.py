@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from ..errors import LakestructError, SourceError
 from ..source import list_files, open_source
 from ..tables.model import Orphan
-from .model import DataFileContent, EntryStatus
+from .model import DataFileContent
 from .table import Table, _is_url, _norm
 
 __all__ = ["References", "add_metadata_refs", "find_orphans", "references"]
@@ -81,9 +81,7 @@ def references(t: Table) -> References:
             seen_manifests.add(m.manifest_path)
             refs.add(t.resolve(m.manifest_path), m.manifest_path, "manifest", size=m.manifest_length)
             try:
-                for e in t.entries(m):
-                    if e.status == EntryStatus.DELETED:
-                        continue
+                for e in t.entries(m, live_only=True):
                     df = e.data_file
                     role = "data" if df.content == DataFileContent.DATA else "delete"
                     rows = df.record_count if not df.is_deletion_vector else None

@@ -209,13 +209,14 @@ class Table:
     def manifests(self, snapshot: Snapshot | int | None = None) -> list[ManifestFile]:
         return self.manifest_list(snapshot)
 
-    def entries(self, manifest: ManifestFile | str) -> Iterator[ManifestEntry]:
+    def entries(self, manifest: ManifestFile | str, *, live_only: bool = False) -> Iterator[ManifestEntry]:
         """The entries of one manifest, snapshot ids and sequence numbers inherited from ``manifest`` (a manifest
-        list entry) where null; a bare path reads them as stored."""
+        list entry) where null; a bare path reads them as stored. ``live_only``: ADDED and EXISTING entries only."""
         if isinstance(manifest, str):
-            yield from iter_manifest(_read_bytes(self.resolve(manifest)), name=manifest)
+            yield from iter_manifest(_read_bytes(self.resolve(manifest)), name=manifest, live_only=live_only)
             return
-        yield from iter_manifest(_read_bytes(self.resolve(manifest.manifest_path)), name=manifest.manifest_path, manifest=manifest)
+        yield from iter_manifest(_read_bytes(self.resolve(manifest.manifest_path)), name=manifest.manifest_path, manifest=manifest,
+                                 live_only=live_only)
 
     # -- live state -----------------------------------------------------------------------------------------------
     def live_entries(self, snapshot: Snapshot) -> tuple[list[ManifestEntry], list[ManifestEntry]]:
@@ -223,9 +224,7 @@ class Table:
         data: list[ManifestEntry] = []
         deletes: list[ManifestEntry] = []
         for m in self.manifest_list(snapshot):
-            for e in self.entries(m):
-                if e.status == EntryStatus.DELETED:
-                    continue
+            for e in self.entries(m, live_only=True):
                 (data if e.data_file.content == DataFileContent.DATA else deletes).append(e)
         return data, deletes
 
@@ -241,10 +240,12 @@ class Table:
         reader = _PositionReader(self)
         files = []
         for e in data:
-            applied = plan.deletes_for(e)
-            lf = _live_file(e, applied)
-            pos, past = reader.union(lf)
-            files.append(_with_counts(lf, int(pos.size), past))
+            applied = plan.deletes_for(e) if plan.any else ()
+            deleted = past = 0
+            if applied:
+                pos, past = reader.union_of(e.data_file.file_path, e.data_file.record_count, applied)
+                deleted = int(pos.size)
+            files.append(_live_file(e, applied, deleted, past))
         dfs = tuple(plan.delete_file(e) for e in deletes)
 
         def positions(f: LiveFile) -> npt.NDArray[np.int64]:
@@ -281,20 +282,14 @@ def _delete_file(e: ManifestEntry) -> DeleteFile:
     )  # fmt: skip
 
 
-def _live_file(e: ManifestEntry, deletes: tuple[DeleteFile, ...]) -> LiveFile:
+def _live_file(e: ManifestEntry, deletes: tuple[DeleteFile, ...], deleted: int, past: int) -> LiveFile:
     df = e.data_file
     return LiveFile(
-        path=df.file_path, record_count=df.record_count, size=df.file_size_in_bytes, partition=dict(df.partition),
-        file_format=df.file_format, deletes=deletes,
+        path=df.file_path, record_count=df.record_count, size=df.file_size_in_bytes, partition=df.partition,
+        file_format=df.file_format, deletes=deletes, deleted_rows=deleted, positions_past_end=past,
         extra={"sequence_number": e.sequence_number, "file_sequence_number": e.file_sequence_number, "snapshot_id": e.snapshot_id,
                "spec_id": df.spec_id, "status": EntryStatus(e.status).name, "first_row_id": df.first_row_id},
     )  # fmt: skip
-
-
-def _with_counts(f: LiveFile, deleted: int, past: int) -> LiveFile:
-    from dataclasses import replace
-
-    return replace(f, deleted_rows=deleted, positions_past_end=past)
 
 
 def _part_key(df: DataFile) -> tuple[Any, ...]:
@@ -321,6 +316,8 @@ class _Planner:
         self.eq: dict[tuple[Any, ...], list[tuple[ManifestEntry, DeleteFile]]] = {}
         self.eq_global: list[tuple[ManifestEntry, DeleteFile]] = []
         self._made: dict[int, DeleteFile] = {}
+        #: whether any delete file is live (else no data file needs a look-up)
+        self.any = bool(deletes)
         for e in deletes:
             df = e.data_file
             d = self.delete_file(e)
@@ -384,16 +381,19 @@ class _PositionReader:
 
     def union(self, f: LiveFile) -> tuple[npt.NDArray[np.int64], int]:
         """(sorted unique positions below ``record_count``, how many distinct applied positions are at or past it)."""
+        return self.union_of(f.path, f.record_count, f.deletes)
+
+    def union_of(self, path: str, record_count: int, deletes: tuple[DeleteFile, ...]) -> tuple[npt.NDArray[np.int64], int]:
         parts: list[npt.NDArray[np.int64]] = []
-        for d in f.deletes:
+        for d in deletes:
             if d.kind == "deletion-vector":
                 parts.append(self._dv(d))
             elif d.kind == "position-deletes":
-                parts.append(self._pos_file(d.path).get(_norm(f.path), np.empty(0, dtype=np.int64)))
+                parts.append(self._pos_file(d.path).get(_norm(path), np.empty(0, dtype=np.int64)))
         if not parts:
             return np.empty(0, dtype=np.int64), 0
         allpos = np.unique(np.concatenate(parts)) if len(parts) > 1 else np.unique(parts[0])
-        cut = int(np.searchsorted(allpos, f.record_count, side="left"))
+        cut = int(np.searchsorted(allpos, record_count, side="left"))
         return allpos[:cut].astype(np.int64, copy=False), int(allpos.size - cut)
 
     def _dv(self, d: DeleteFile) -> npt.NDArray[np.int64]:
