@@ -175,18 +175,25 @@ def data_file_from_record(d: Mapping[str, Any], path: str, *, spec_id: int | Non
             or (off is None and length is not None)):
         return _checked_data_file(d, path, spec_id=spec_id, version=version)
     try:
-        maps = [None if (v := g(k)) is None else {int(kv["key"]): kv["value"] for kv in v} if isinstance(v, list) else
-                {int(x): y for x, y in v.items()} for k in _MAPS]
+        cs, vc, nc, nan, lo, hi = (_fast_map(g(k)) for k in _MAPS)
         split, eq = g("split_offsets"), g("equality_ids")
         sort_id, first, ref = g("sort_order_id"), g("first_row_id"), g("referenced_data_file")
         if (sort_id is not None and type(sort_id) is not int) or (first is not None and type(first) is not int) or (
                 ref is not None and type(ref) is not str):
             raise TypeError
-        return DataFile(content, fp, fmt.lower(), dict(part), rc, size, *maps, g("key_metadata"),
+        return DataFile(content, fp, fmt.lower(), dict(part), rc, size, cs, vc, nc, nan, lo, hi, g("key_metadata"),
                         None if split is None else tuple(split), None if eq is None else tuple(eq), sort_id, first, ref, off, length,
                         spec_id)
     except (TypeError, ValueError, KeyError, AttributeError):
         return _checked_data_file(d, path, spec_id=spec_id, version=version)
+
+
+def _fast_map(v: Any) -> dict[int, Any] | None:
+    if v is None:
+        return None
+    if isinstance(v, list):
+        return {int(kv["key"]): kv["value"] for kv in v}
+    return {int(x): y for x, y in v.items()}
 
 
 _MAPS = ("column_sizes", "value_counts", "null_value_counts", "nan_value_counts", "lower_bounds", "upper_bounds")
@@ -286,6 +293,7 @@ def iter_manifest(data: bytes, *, name: str = "", manifest: ManifestFile | None 
                 _check_entry(rec, f"entries[{i}]", version)
             if live_only and status == EntryStatus.DELETED:
                 continue
+            assert type(status) is int and type(d) is dict  # (checked above)
             df = data_file_from_record(d, f"entries[{i}].data_file", spec_id=spec_id, version=version)
             if version >= 2 and (df.content == DataFileContent.DATA) != data_manifest:
                 kind = DataFileContent(df.content).name.lower().replace("_", " ")
