@@ -237,19 +237,21 @@ class Table:
         snap = self.snapshot(snapshot_id, ref=ref)
         data, deletes = self.live_entries(snap)
         plan = _Planner(self, deletes)
-        reader = _PositionReader(self)
         files = []
-        for e in data:
-            applied = plan.deletes_for(e) if plan.any else ()
-            deleted = past = 0
-            if applied:
-                pos, past = reader.union_of(e.data_file.file_path, e.data_file.record_count, applied)
-                deleted = int(pos.size)
-            files.append(_live_file(e, applied, deleted, past))
+        with _PositionReader(self) as reader:
+            for e in data:
+                applied = plan.deletes_for(e) if plan.any else ()
+                deleted = past = 0
+                if applied:
+                    pos, past = reader.union_of(e.data_file.file_path, e.data_file.record_count, applied)
+                    deleted = int(pos.size)
+                files.append(_live_file(e, applied, deleted, past))
         dfs = tuple(plan.delete_file(e) for e in deletes)
+        later = _PositionReader(self)  # footers parsed once across calls; no file left open between them
 
         def positions(f: LiveFile) -> npt.NDArray[np.int64]:
-            return _PositionReader(self).union(f)[0]
+            with later:
+                return later.union(f)[0]
 
         return TableState("iceberg", self.root, snap.snapshot_id, tuple(files), dfs, positions)
 
@@ -372,12 +374,22 @@ def _may_name(delete: DataFile, path: bytes) -> bool:
 
 
 class _PositionReader:
-    """Reads the deleted positions of live data files: deletion vectors (one Puffin footer read per file) and
-    position delete files (read once each, their rows grouped by ``file_path``)."""
+    """Reads the deleted positions of live data files: deletion vectors (each Puffin file's footer parsed once, each
+    DV read by its range) and position delete files (read once each, their rows grouped by ``file_path``). Used as a
+    context manager: leaving it closes the files it keeps open (it can be entered again)."""
 
     def __init__(self, table: Table) -> None:
+        from .puffins import PuffinBlobs
+
         self.table = table
         self._pos_files: dict[str, dict[str, npt.NDArray[np.int64]]] = {}
+        self._puffins = PuffinBlobs()
+
+    def __enter__(self) -> _PositionReader:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._puffins.close()
 
     def union(self, f: LiveFile) -> tuple[npt.NDArray[np.int64], int]:
         """(sorted unique positions below ``record_count``, how many distinct applied positions are at or past it)."""
@@ -397,11 +409,9 @@ class _PositionReader:
         return allpos[:cut].astype(np.int64, copy=False), int(allpos.size - cut)
 
     def _dv(self, d: DeleteFile) -> npt.NDArray[np.int64]:
-        from ..deletes import read_deletion_vector
-
         assert d.offset is not None and d.length is not None
         try:
-            dv = read_deletion_vector(self.table.resolve(d.path), offset=d.offset, length=d.length)
+            dv = self._puffins.read_dv(self.table.resolve(d.path), d.offset, d.length)
         except FormatError as e:
             raise e.with_source(d.path) from None
         return np.asarray(dv.positions(), dtype=np.int64)
