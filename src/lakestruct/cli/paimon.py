@@ -14,7 +14,7 @@ from ..errors import LimitError, UsageError
 from ..paimon.fileindex import OPS
 from ..paimon.indexes import parse_value
 from ._table import render_table
-from .deletes import add_max_positions, explain_limit
+from .deletes import CLI_MAX_POSITIONS, add_max_positions, explain_limit
 
 __all__ = ["register"]
 
@@ -61,7 +61,10 @@ def _print(doc: Any) -> None:
 def _time(ms: int | None) -> str:
     if ms is None:
         return ""
-    return datetime.datetime.fromtimestamp(ms / 1000, datetime.UTC).strftime("%Y-%m-%d %H:%M:%S")
+    try:
+        return datetime.datetime.fromtimestamp(ms / 1000, datetime.UTC).strftime("%Y-%m-%d %H:%M:%S")
+    except (ValueError, OverflowError, OSError):  # past year 9999 (or before year 1): the stored value, raw
+        return f"{ms} ms"
 
 
 def _snapshots(args: argparse.Namespace) -> int:
@@ -138,11 +141,18 @@ def _files(args: argparse.Namespace) -> int:
     snap = t.snapshot(args.snapshot)
     schema = t.schema(snap.schema_id)
     rows = []
-    for f in t.live_files(snap):
+    live = t.live_files(snap)
+    # index manifests written before Paimon 1.0 do not record a vector's cardinality: count it, so the header, the
+    # rows, `dv`, `scan` and the Spark sources give one answer
+    uncounted = [f for f in live if f.deletion_file is not None and f.deletion_file.cardinality is None]
+    counted = {p: int(a.size) for p, a in t.deletion_vectors(snap, files=uncounted, max_positions=CLI_MAX_POSITIONS).items()} \
+        if uncounted else {}
+    for f in live:
         d = f.deletion_file
+        deleted = 0 if d is None else d.cardinality if d.cardinality is not None else counted.get(f.path, 0)
         row: dict[str, Any] = {
             "path": _rel(t, f.path), "partition": paimon.jsonable(f.partition), "bucket": f.bucket, "level": f.level,
-            "row_count": f.row_count, "deleted_rows": d.cardinality if d is not None else 0, "file_size": f.file.file_size,
+            "row_count": f.row_count, "deleted_rows": deleted, "file_size": f.file.file_size,
             "schema_id": f.file.schema_id, "min_sequence_number": f.file.min_sequence_number,
             "max_sequence_number": f.file.max_sequence_number, "first_row_id": f.file.first_row_id,
             "index_kinds": t.index_kinds(f), "deletion_file": None if d is None else
@@ -155,23 +165,38 @@ def _files(args: argparse.Namespace) -> int:
         row["value_stats"] = {c: {"min": paimon.jsonable(v.min), "max": paimon.jsonable(v.max), "null_count": v.null_count}
                               for c, v in t.value_stats(f).items()}
         rows.append(row)
+    note = _level0_note(schema, rows)
     if args.json:
-        _print({"table": args.table, "snapshot_id": snap.id, "files": rows})
+        _print({"table": args.table, "snapshot_id": snap.id, "files": rows, "note": note})
         return 0
     print(f"snapshot {snap.id}: {len(rows)} live data files, {sum(r['row_count'] for r in rows)} rows, "
           f"{sum(r['deleted_rows'] or 0 for r in rows)} deleted by deletion vectors")
+    if note:
+        print(f"note: {note}")
     several = len({r["schema_id"] for r in rows}) > 1  # written under different schemas: say which
     header = ["path", *(["schema"] if several else []), "bucket", "level", "rows", "deleted", "indexes",
               *(["key range"] if schema.trimmed_primary_keys else [])]
     cells = []
     for r in rows:
         c = [r["path"], *([str(r["schema_id"])] if several else []), str(r["bucket"]), str(r["level"]), str(r["row_count"]),
-             "?" if r["deletion_file"] and r["deleted_rows"] is None else str(r["deleted_rows"]), ",".join(r["index_kinds"]) or "-"]
+             str(r["deleted_rows"]), ",".join(r["index_kinds"]) or "-"]
         if "min_key" in r:
             c.append(f"{_key(r['min_key'])} .. {_key(r['max_key'])}")
         cells.append(c)
     print("\n".join(render_table(header, cells, right={1, 2, 3, 4, 5} if several else {1, 2, 3, 4})))
     return 0
+
+
+def _level0_note(schema: paimon.Schema, rows: list[dict[str, Any]]) -> str | None:
+    """What a primary-key table with deletion vectors does with its level-0 files: they are live (listed, counted),
+    but Paimon's readers skip them until a compaction moves them to a higher level (docs/paimon.md)."""
+    if not schema.trimmed_primary_keys or schema.options.get("deletion-vectors.enabled", "").lower() != "true":
+        return None
+    level0 = [r for r in rows if r["level"] == 0]
+    if not level0:
+        return None
+    return (f"{len(level0)} level-0 file(s), {sum(r['row_count'] for r in level0)} rows, are counted as live here; with "
+            "deletion vectors, Paimon's readers skip level-0 files until a compaction moves them up (not yet visible to queries)")
 
 
 def _key(k: dict[str, Any]) -> str:

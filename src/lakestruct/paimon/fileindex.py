@@ -110,7 +110,7 @@ class FileIndex:
             elif ref.type == BITMAP:
                 hit = parse_bitmap(data, t, base=ref.start, path=path)
             else:
-                hit = parse_bsi(data, t, base=ref.start, path=path)
+                hit = parse_bsi(data, t, base=ref.start, path=path, row_count=row_count)  # the row count before decoding
             self._readers[(ref, t)] = hit
         if row_count is not None and isinstance(hit, (BitmapIndex, BsiIndex)) and hit.row_count != row_count:
             raise _err(f"the index counts {hit.row_count} rows, the data file has {row_count}", "row-count",

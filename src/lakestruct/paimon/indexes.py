@@ -23,9 +23,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import xxhash
+from pyroaring import BitMap
 
 from ..errors import FormatError, LimitError, TruncatedError, UsageError
-from ..roaring.read import DEFAULT_MAX_POSITIONS, decode_roaring32, describe_roaring32
+from ..roaring.read import CHECK_MAX_POSITIONS, DEFAULT_MAX_POSITIONS, decode_roaring32, describe_roaring32
 from .binrow import Timestamp
 from .types import DataType
 
@@ -324,14 +325,15 @@ class _Reader:
         return b == 1
 
 
-def _roaring(data: bytes, start: int, stop: int | None, base: int, path: str, *, exact: bool = False) -> tuple[Rows, int]:
+def _roaring(data: bytes, start: int, stop: int | None, base: int, path: str, *, exact: bool = False,
+             max_positions: int | None = DEFAULT_MAX_POSITIONS) -> tuple[Rows, int]:
     """The values of the 32-bit portable Roaring bitmap at ``data[start:stop]`` (int64) and its length in bytes."""
     view = memoryview(data)[start:stop]
     if exact:
-        values = decode_roaring32(view, base_offset=base + start, path=path, max_positions=DEFAULT_MAX_POSITIONS, wide=True)
+        values = decode_roaring32(view, base_offset=base + start, path=path, max_positions=max_positions, wide=True)
         return values.view(np.int64), len(view)
     length = describe_roaring32(view, base_offset=base + start, allow_trailing=True).length
-    values = decode_roaring32(view[:length], base_offset=base + start, path=path, max_positions=DEFAULT_MAX_POSITIONS, wide=True)
+    values = decode_roaring32(view[:length], base_offset=base + start, path=path, max_positions=max_positions, wide=True)
     return values.view(np.int64), length
 
 
@@ -439,23 +441,42 @@ class BitmapIndex:
         for k, e in self.entries.items():
             yield k, self._rows_of(e, repr(k))
 
+    def _bitmap_of(self, e: _Entry, what: str) -> BitMap:
+        """The rows of an entry as a compact ``pyroaring.BitMap`` (deserialised from its checked bytes, never
+        expanded to an array), held to the row count like :meth:`_rows_of`."""
+        if e.offset < 0:
+            bm = BitMap([-1 - e.offset])
+        else:
+            start = self.body_start + e.offset
+            stop = None if e.length < 0 else start + e.length
+            if start > len(self.data) or (stop is not None and stop > len(self.data)):
+                self._rows_of(e, what)  # raises the bounds error
+            view = memoryview(self.data)[start:stop]
+            try:  # the structure checks (no values materialised), then CRoaring's own validating reader
+                length = describe_roaring32(view, base_offset=self.base + start, allow_trailing=stop is None).length
+                bm = BitMap.deserialize(bytes(view[:length]))
+            except (FormatError, ValueError):
+                return BitMap(self._rows_of(e, what))  # our decoder names the rule broken
+        if bm and bm.max() >= self.row_count:
+            raise _err(f"the bitmap of {what} holds row {bm.max()}, the index counts {self.row_count} rows", "bitmap-rows",
+                       e.path, e.at)
+        return bm
+
     def check(self) -> None:
-        """Decode every bitmap: rows below the row count (``paimon.file-index.bitmap-rows``), no row under two values
-        or under a value and null (``paimon.file-index.bitmap-overlap``). Memory: the decoded rows, twice."""
+        """Check every bitmap: rows below the row count (``paimon.file-index.bitmap-rows``), no row under two values
+        or under a value and null (``paimon.file-index.bitmap-overlap``). Bitmaps are held as compact Roaring bitmaps
+        (about their stored size), one at a time against the union of those before: never expanded to row arrays."""
         parts = [("null", self.null_entry)] if self.null_entry is not None else []
-        named = [*parts, *((repr(k), e) for k, e in self.entries.items())]
-        arrays = [self._rows_of(e, name) for name, e in named if e is not None]
-        if not arrays:
-            return
-        rows = np.concatenate(arrays)
-        owner = np.repeat(np.arange(len(arrays)), [a.size for a in arrays])
-        order = np.argsort(rows, kind="stable")
-        dup = np.flatnonzero(rows[order][1:] == rows[order][:-1])
-        if dup.size:
-            i = int(order[dup[0] + 1])
-            name, e = named[int(owner[i])]
-            assert e is not None
-            raise _err(f"row {int(rows[i])} is listed under two values (the second: {name})", "bitmap-overlap", e.path, e.at)
+        named = [(name, e) for name, e in (*parts, *((repr(k), e) for k, e in self.entries.items())) if e is not None]
+        for name, e in named:  # every bitmap's rows below the row count first
+            self._bitmap_of(e, name)
+        seen = BitMap()
+        for name, e in named:
+            bm = self._bitmap_of(e, name)
+            common = seen & bm
+            if common:
+                raise _err(f"row {common.min()} is listed under two values (the second: {name})", "bitmap-overlap", e.path, e.at)
+            seen |= bm
 
 
 def parse_bitmap(data: bytes, t: DataType, *, base: int = 0, path: str = "bitmap") -> BitmapIndex:
@@ -568,7 +589,7 @@ class _Slices:
     magnitudes: npt.NDArray[np.uint64]
 
 
-def _bsi_part(rd: _Reader, what: str, row_count: int) -> _Slices:
+def _bsi_part(rd: _Reader, what: str, row_count: int, max_positions: int | None = CHECK_MAX_POSITIONS) -> _Slices:
     at = rd.pos
     version = rd.i8(f"{what}.version")
     if version != 1:
@@ -577,7 +598,9 @@ def _bsi_part(rd: _Reader, what: str, row_count: int) -> _Slices:
     hi = rd.i64(f"{what}.max")
     if not 0 <= lo <= hi:
         raise _err(f"min {lo} and max {hi}: Paimon's writer keeps 0 <= min <= max", "bsi", f"{rd.path}.{what}.min", rd.base + at + 1)
-    ebm, n = _roaring(rd.data, rd.pos, None, rd.base, f"{rd.path}.{what}.ebm")
+    # the rows a BSI holds cost ~40 bytes each to reconstruct, and a run container stores 65,536 of them in 4 bytes:
+    # at most max_positions rows (roaring.max-positions), refused before they are decoded
+    ebm, n = _roaring(rd.data, rd.pos, None, rd.base, f"{rd.path}.{what}.ebm", max_positions=max_positions)
     rd.pos += n
     if ebm.size and int(ebm[-1]) >= row_count:
         raise _err(f"row {int(ebm[-1])} is past the {row_count} rows", "bsi-rows", f"{rd.path}.{what}.ebm", rd.base + rd.pos - n)
@@ -590,7 +613,7 @@ def _bsi_part(rd: _Reader, what: str, row_count: int) -> _Slices:
     mags = np.zeros(ebm.size, dtype=np.uint64)
     for i in range(count):
         spath = f"{rd.path}.{what}.slices[{i}]"
-        s, n = _roaring(rd.data, rd.pos, None, rd.base, spath)
+        s, n = _roaring(rd.data, rd.pos, None, rd.base, spath, max_positions=max_positions)
         idx = np.searchsorted(ebm, s)
         if s.size and (int(idx[-1]) >= ebm.size or not np.array_equal(ebm[np.minimum(idx, ebm.size - 1)], s)):
             raise _err("a slice holds a row the existence bitmap does not", "bsi-rows", spath, rd.base + rd.pos)
@@ -622,14 +645,18 @@ class BsiIndex:
     def not_null_rows(self) -> Rows:
         return self.rows_.copy()
 
-    def null_rows(self, *, max_positions: int | None = DEFAULT_MAX_POSITIONS) -> Rows:
+    def null_rows(self, *, max_positions: int | None = CHECK_MAX_POSITIONS) -> Rows:
         """The rows without a value: every row of the row count the index states that no bitmap holds (at most
-        ``max_positions`` of them, ``roaring.max-positions``: the row count is 4 bytes of the payload)."""
+        ``max_positions`` of them, default 2^24, ``roaring.max-positions``: the row count is 4 bytes of the payload).
+        Memory: the output and one byte per row of the row count."""
         n = self.row_count - self.rows_.size
         if max_positions is not None and n > max_positions:
-            raise LimitError(f"{n} null rows exceed the limit of {max_positions} positions", rule="roaring.max-positions",
-                             path="bsi.row_count", offset=None)
-        return np.setdiff1d(np.arange(self.row_count, dtype=np.int64), self.rows_, assume_unique=True)
+            raise LimitError(f"{n} null rows exceed the limit of {max_positions} positions (max_positions= raises it)",
+                             rule="roaring.max-positions", path="bsi.row_count", offset=None)
+        keep = np.ones(self.row_count, dtype=bool)
+        keep[self.rows_] = False
+        out: Rows = np.flatnonzero(keep).astype(np.int64, copy=False)
+        return out
 
     def _key(self, value: Any) -> int:
         return int(index_value(value, self.type))
@@ -667,10 +694,15 @@ def indexes_type(index_type: str, t: DataType) -> bool:
     return t.root in {BLOOM_FILTER: _BLOOM_TYPES, BITMAP: _BITMAP_TYPES, BSI: _BSI_TYPES}.get(index_type, set())
 
 
-def parse_bsi(data: bytes, t: DataType, *, base: int = 0, path: str = "bsi") -> BsiIndex:
+def parse_bsi(data: bytes, t: DataType, *, base: int = 0, path: str = "bsi", row_count: int | None = None,
+              max_positions: int | None = CHECK_MAX_POSITIONS) -> BsiIndex:
     """A ``bsi`` payload (``BitSliceIndexBitmapFileIndex`` version 1) for a column of type ``t``, every bitmap decoded
     and checked: rows below the row count, slices inside the existence bitmap, a row never both non-negative and
-    negative (``paimon.file-index.bsi-rows``), the slice count of ``max - min``, values within ``max``."""
+    negative (``paimon.file-index.bsi-rows``), the slice count of ``max - min``, values within ``max``.
+
+    ``row_count``: the data file's, which the payload's must equal (``paimon.file-index.row-count``, checked before
+    any bitmap is decoded). A part (non-negative or negative values) may hold at most ``max_positions`` rows (default
+    2^24, ``roaring.max-positions``, refused before they are decoded): reconstructing costs ~40 bytes a row."""
     if t.root not in _BSI_TYPES:
         raise UsageError(f"Paimon's bit-sliced index does not index {t}")
     rd = _Reader(data, base, path)
@@ -680,8 +712,10 @@ def parse_bsi(data: bytes, t: DataType, *, base: int = 0, path: str = "bsi") -> 
     rows = rd.i32("row_count")
     if rows < 0:
         raise _err(f"row count {rows}", "bsi", f"{path}.row_count", base + 1)
-    pos = _bsi_part(rd, "positive", rows) if rd.flag("has_positive") else None
-    neg = _bsi_part(rd, "negative", rows) if rd.flag("has_negative") else None
+    if row_count is not None and rows != row_count:
+        raise _err(f"the index counts {rows} rows, the data file has {row_count}", "row-count", f"{path}.row_count", base + 1)
+    pos = _bsi_part(rd, "positive", rows, max_positions) if rd.flag("has_positive") else None
+    neg = _bsi_part(rd, "negative", rows, max_positions) if rd.flag("has_negative") else None
     if rd.pos != len(data):
         raise _err(f"{len(data) - rd.pos} bytes follow the index", "bsi", f"{path}.trailing", base + rd.pos)
     parts_r: list[Rows] = []
