@@ -445,13 +445,17 @@ def _stats(leaf: _Leaf, st: parquet.Statistics | None) -> tuple[Any, ...]:
 
 
 def _fallback(md: parquet.ColumnMetaData) -> bool | None:
+    """Data pages of a non-dictionary encoding beside a dictionary page (encoding_stats); None: no encoding_stats."""
     if not md.encoding_stats:
         return None
-    if not any(s.page_type == _DICTIONARY_PAGE and s.count for s in md.encoding_stats):
-        return False
-    return any(
-        s.page_type in (_DATA_PAGE, _DATA_PAGE_V2) and s.count and s.encoding not in _DICT_ENCODINGS for s in md.encoding_stats
-    )
+    dictionary = fallback = False
+    for s in md.encoding_stats:
+        if s.count:
+            if s.page_type == _DICTIONARY_PAGE:
+                dictionary = True
+            elif (s.page_type == _DATA_PAGE or s.page_type == _DATA_PAGE_V2) and s.encoding not in _DICT_ENCODINGS:
+                fallback = True
+    return fallback if dictionary else False
 
 
 def _range_ok(md: parquet.ColumnMetaData, footer_offset: int) -> bool:
