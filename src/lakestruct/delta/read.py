@@ -555,22 +555,36 @@ class Table:
                     dv_of: dict[str, tuple[DvDescriptor, Where]]) -> None:
         root = self.root
         where_of = self._where_fast
+        sources = rp.sources
+        # partitions decoded once per partitionValues object (replay shares one per distinct text within a log file);
+        # the objects stay alive in rp.adds for the whole loop, so their ids are stable keys
+        partitions: dict[int, dict[str, Any]] = {}
+        plain = "%" not in root
         for raw, si, line in rp.adds.values():
+            pv = raw.get("partitionValues")
+            size = raw.get("size")
+            stats = raw.get("stats")
+            mt = raw.get("modificationTime")
+            dc = raw.get("dataChange")
+            if raw.get("deletionVector") is None and type(size) is int and size >= 0 and type(pv) is dict \
+                    and (mt is None or type(mt) is int) and (dc is None or type(dc) is bool) and raw.get("tags") is None \
+                    and raw.get("baseRowId") is None and raw.get("defaultRowCommitVersion") is None:
+                # the common add, checked field by field without an AddFile in between (same checks as parse_add)
+                lp = raw["path"]
+                n = None if stats is None else num_records(stats, where_of(rp, si, line))
+                partition = partitions.get(id(pv))
+                if partition is None:
+                    partition = self._partition(pv, types, where_of(rp, si, line))
+                    partitions[id(pv)] = partition
+                path = f"{root}/{lp}" if plain and "%" not in lp and ":" not in lp and not lp.startswith("/") else resolve(root, lp)
+                extra = {"version": sources[si].version, "log_path": lp, "num_records": n, "modification_time": mt, "data_change": dc,
+                         "base_row_id": None, "default_row_commit_version": None, "tags": None}
+                files.append(_new_live(path, n if n is not None else 0, size, partition, provider, (), 0, 0, extra))
+                continue
             where = where_of(rp, si, line)
-            a = parse_add(raw, rp.sources[si].version, where)
+            a = parse_add(raw, sources[si].version, where)
             path = resolve(root, a.path)
-            pv = a.partition_values
-            partition: dict[str, Any] = {}
-            for k, s in pv.items():
-                name, conv = types.get(k, (k, str))
-                if s is None or (s == "" and conv is not str):
-                    partition[name] = None
-                else:
-                    try:
-                        partition[name] = conv(s)
-                    except (ValueError, KeyError, ArithmeticError):
-                        raise _field_error(where, f"add.partitionValues.{k}", f"{s!r} is not a value of the column's type",
-                                           "delta.add.partition-value") from None
+            partition = self._partition(a.partition_values, types, where)
             n = a.num_records
             extra = {"version": a.version, "log_path": a.path, "num_records": n, "modification_time": a.modification_time,
                      "data_change": a.data_change, "base_row_id": a.base_row_id,
@@ -600,6 +614,24 @@ class Table:
                             raise
                         extra["dv_error"] = str(e)
             files.append(_new_live(path, n if n is not None else 0, a.size, partition, provider, dfs, deleted, past, extra))
+
+    @staticmethod
+    def _partition(pv: Any, types: dict[str, tuple[str, Callable[[str], Any]]], where: Where) -> dict[str, Any]:
+        """partitionValues decoded with the schema's types (``delta.add.partition-value``)."""
+        if not all(x is None or type(x) is str for x in pv.values()):
+            pv = _str_map(pv, where, "add.partitionValues")
+        partition: dict[str, Any] = {}
+        for k, s in pv.items():
+            name, conv = types.get(k, (k, str))
+            if s is None or (s == "" and conv is not str):
+                partition[name] = None
+            else:
+                try:
+                    partition[name] = conv(s)
+                except (ValueError, KeyError, ArithmeticError):
+                    raise _field_error(where, f"add.partitionValues.{k}", f"{s!r} is not a value of the column's type",
+                                       "delta.add.partition-value") from None
+        return partition
 
     # -- orphans ---------------------------------------------------------------------------------------------
 
