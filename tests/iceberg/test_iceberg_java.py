@@ -337,3 +337,18 @@ def test_cli_orphans_and_check(iceberg_java_tables: JavaTables, t: str, capsys: 
         sorted(norm(p) for p in iceberg_java_tables.truth[t]["orphans"])  # fmt: skip
     assert main(["iceberg", "check", root, "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["ok"] is True
+
+
+def test_the_warehouse_holds_five_iceberg_tables_found_by_their_roots(iceberg_java_tables: JavaTables) -> None:
+    """``ls.tables`` finds each table root in the warehouse, detects Iceberg, and opens the same current state."""
+    from lakestruct.source import list_files
+
+    roots = ls.tables.find_roots(p for p, _ in list_files([str(iceberg_java_tables.warehouse)]))
+    assert {norm(r): f for r, f in roots.items()} == {str(iceberg_java_tables.table(t)): "iceberg" for t in TABLES}
+    for t in TABLES:
+        root = iceberg_java_tables.table(t)
+        assert ls.tables.detect(root) == "iceberg"
+        st = ls.tables.open(root).state()
+        truth = iceberg_java_tables.truth[t]
+        assert st.format == "iceberg" and st.snapshot_id == truth["current_snapshot_id"]
+        assert st.live_rows == sum(truth["current"]["live_rows"].values())
