@@ -61,8 +61,20 @@ def _ready(d: Path) -> tuple[Path, str] | None:
     return None
 
 
+_FAILED: dict[Path, str] = {}  #: build failures of this process: tried once (a machine without the index fails slowly)
+
+
 def iceberg_java(*, timeout: float = 1200) -> tuple[tuple[Path, str] | None, str]:
     """((interpreter of the PySpark 3.5 venv, jars for ``spark.jars``), "") or (None, why not)."""
+    if cache_dir() in _FAILED:
+        return None, _FAILED[cache_dir()]
+    got, why = _iceberg_java(timeout)
+    if got is None:
+        _FAILED[cache_dir()] = why
+    return got, why
+
+
+def _iceberg_java(timeout: float) -> tuple[tuple[Path, str] | None, str]:
     if not shutil.which("java") or not shutil.which("javac"):
         return None, "Iceberg Java needs a JDK 17 (java and javac on PATH)"
     script = build_script()
