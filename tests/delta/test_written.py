@@ -210,3 +210,21 @@ def test_memory_follows_the_live_set_not_the_log(tmp_path: Path) -> None:
         assert set(deltalake.DeltaTable(str(root)).get_add_actions().column("path").to_pylist()) == set(rp.adds)
         assert len(t.remove_files()) == (n - 1) * 200
     assert peaks[200] < 1.5 * peaks[20], peaks
+
+
+def test_checkpoint_with_stats_as_struct_only(tmp_path: Path) -> None:
+    """delta.checkpoint.writeStatsAsStruct without writeStatsAsJson: the checkpoint's adds hold stats_parsed and no
+    stats; numRecords is read from stats_parsed.numRecords (deltalake's num_records), partitions from partitionValues."""
+    root = tmp_path / "t"
+    deltalake.write_deltalake(str(root), pa.table({"id": pa.array(range(10), pa.int64()), "p": pa.array(["a", "b"] * 5)}),
+                              partition_by=["p"], configuration={"delta.checkpoint.writeStatsAsStruct": "true",
+                                                                 "delta.checkpoint.writeStatsAsJson": "false"})  # fmt: skip
+    deltalake.write_deltalake(str(root), pa.table({"id": pa.array(range(3), pa.int64()), "p": pa.array(["a", "b", "c"])}), mode="append")
+    deltalake.DeltaTable(str(root)).create_checkpoint()
+    cp = root / "_delta_log" / "00000000000000000001.checkpoint.parquet"
+    add = pq.read_schema(cp).field("add").type
+    assert add.get_field_index("stats") < 0 and add.get_field_index("stats_parsed") >= 0
+    t = ls.delta.open_table(root)
+    assert t.replay().checkpoint == [str(cp)]
+    assert ours(root, 1) == oracle(root, 1)
+    assert sorted(f.record_count for f in t.state().data_files) == [1, 1, 1, 5, 5]
