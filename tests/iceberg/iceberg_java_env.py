@@ -61,7 +61,7 @@ def _ready(d: Path) -> tuple[Path, str] | None:
     return None
 
 
-_FAILED: dict[Path, str] = {}  #: build failures of this process: tried once (a machine without the index fails slowly)
+_FAILED: dict[Path, str] = {}  #: failures of this process (build, writer): tried once (a build without the index fails slowly)
 
 
 def iceberg_java(*, timeout: float = 1200) -> tuple[tuple[Path, str] | None, str]:
@@ -148,6 +148,8 @@ def iceberg_java_tables(*, timeout: float = 1500) -> tuple[JavaTables | None, st
         return None, why
     python, jars = env
     out = tables_dir()
+    if out in _FAILED:  # the writer failed in this process already: once is enough
+        raise RuntimeError(_FAILED[out])
     with open(cache_dir() / ".tables.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         ok = out / ".lakestruct-ok"
@@ -161,7 +163,8 @@ def iceberg_java_tables(*, timeout: float = 1500) -> tuple[JavaTables | None, st
             r = subprocess.run([str(python), str(WRITER), jars, str(out), *TABLES], capture_output=True, text=True,
                                timeout=timeout, check=False, env={**os.environ, "SPARK_LOCAL_IP": "127.0.0.1"})  # fmt: skip
             if r.returncode != 0:
-                raise RuntimeError(f"{WRITER.name} failed (exit {r.returncode}):\n{(r.stderr or r.stdout)[-4000:]}")
+                _FAILED[out] = f"{WRITER.name} failed (exit {r.returncode}):\n{(r.stderr or r.stdout)[-4000:]}"
+                raise RuntimeError(_FAILED[out])
             ok.write_text(json.dumps({"seconds": round(time.monotonic() - t0, 1), "log": r.stdout}))
         os.utime(ok)  # last use: other writer versions' tables go once unused for a day
         seconds = float(json.loads(ok.read_text())["seconds"])
