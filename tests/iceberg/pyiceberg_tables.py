@@ -163,6 +163,14 @@ def add_deletes(w: Written, deletes: dict[str, list[int]], *, kind: str = "posit
             entries.append(ManifestEntry(1, sid, None, None, DataFile(
                 1, f"{loc}/data/{name}", "parquet", part, len(poss), target.stat().st_size,
                 referenced_data_file=first if (referenced and len(group) == 1) else None)))
+    elif kind == "equality":  # deletes: {a data file (for its partition): ids}; an equality delete file on column id
+        for gi, (first, ids) in enumerate(sorted(deletes.items())):
+            name = f"eq-{seq}-{gi}-{uuid.uuid4().hex[:8]}-deletes.parquet"
+            target = data_dir / name
+            pq.write_table(pa.table({"id": pa.array(ids, pa.int64())}), target)
+            entries.append(ManifestEntry(1, sid, None, None, DataFile(
+                2, f"{loc}/data/{name}", "parquet", _partition(spec, data_entries[first]), len(ids), target.stat().st_size,
+                equality_ids=(1,))))
     else:
         name = f"dv-{seq}-{uuid.uuid4().hex[:8]}.puffin"
         target = data_dir / name
@@ -224,13 +232,14 @@ def add_deletes(w: Written, deletes: dict[str, list[int]], *, kind: str = "posit
     (meta_dir / lname).write_bytes(lbytes)
     doc = json.loads(Path(local(t.metadata_location)).read_text())
     prev = parent.summary.additional_properties if parent.summary else {}
-    ndel = sum(e.data_file.record_count for e in entries)
+    ndel = sum(e.data_file.record_count for e in entries if e.data_file.content == 1)
+    neq = sum(e.data_file.record_count for e in entries if e.data_file.content == 2)
     summary = {"operation": "delete", "added-delete-files": str(len({e.data_file.file_path for e in entries})),
                "added-position-deletes": str(ndel), "total-records": prev.get("total-records", "0"),
                "total-data-files": prev.get("total-data-files", "0"),
                "total-delete-files": str(int(prev.get("total-delete-files", "0")) + len(entries) - removed_files),
                "total-position-deletes": str(int(prev.get("total-position-deletes", "0")) + ndel - removed + summary_delta),
-               "total-equality-deletes": prev.get("total-equality-deletes", "0")}
+               "total-equality-deletes": str(int(prev.get("total-equality-deletes", "0")) + neq)}
     now = int(time.time() * 1000)
     doc["snapshots"].append({"snapshot-id": sid, "parent-snapshot-id": parent.snapshot_id, "sequence-number": seq,
                              "timestamp-ms": now, "manifest-list": f"{loc}/metadata/{lname}", "summary": summary,

@@ -335,3 +335,49 @@ def test_dv_entry_against_its_puffin_blob(tmp_path: Path) -> None:
     # a range past the end of the Puffin file
     assert ("iceberg.dv.content-range", "entries[0].data_file.content_offset") in rewrite(content_offset=size + 100)
     assert isinstance(DataFile, type)
+
+
+@pytest.mark.parametrize("partitioned", [False, True])
+def test_equality_deletes_listed_not_applied(tmp_path: Path, partitioned: bool) -> None:
+    """Equality delete files apply (spec) to data files with a strictly smaller data sequence number, in their
+    partition or everywhere when their spec is unpartitioned: listed in each file's deletes, counted in the
+    snapshot's delete files, never applied to deleted_rows (lakestruct does not read data rows)."""
+    import pyarrow as pa
+
+    w = make_table(tmp_path, partitioned=partitioned, rows=30, appends=2)
+    files = _data_files(w.table)
+    add_deletes(w, {files[0]: [3, 4]}, kind="position")
+    add_deletes(w, {files[0]: [1, 2, 3]}, kind="equality")
+    pt = w.catalog.load_table(w.table.name())
+    pt.append(pa.table({"id": pa.array([1], pa.int64()), "grp": pa.array(["g0"]), "v": pa.array([0.0])}))  # after the deletes
+    t = ls.iceberg.open_table(w.root)
+    newest = sorted({f.path for f in t.state().data_files} - set(files))
+    assert len(newest) == 1
+    st = t.state()
+    eq = [d for d in st.delete_files if d.kind == "equality-deletes"]
+    assert len(eq) == 1 and eq[0].record_count == 3 and eq[0].extra["equality_ids"] == [1]
+    part0 = next(f for f in st.data_files if f.path == files[0]).partition
+    for f in st.data_files:
+        listed = [d for d in f.deletes if d.kind == "equality-deletes"]
+        applies = f.path not in newest and (not partitioned or dict(f.partition) == dict(part0))
+        assert bool(listed) == applies, f.path
+    f0 = next(f for f in st.data_files if f.path == files[0])
+    assert f0.deleted_rows == 2  # the position deletes only
+    assert t.check() == []
+
+
+def test_gzip_metadata_file(tmp_path: Path) -> None:
+    """Iceberg Java names gzip-compressed metadata NNNNN-<uuid>.gz.metadata.json; it is found and read."""
+    import gzip
+
+    w = make_table(tmp_path, rows=10, appends=2)
+    t = ls.iceberg.open_table(w.root)
+    gz = w.root / "metadata" / "00099-0c7e5e56-2f4e-4d7a-9d1e-5a0e8f3b7c11.gz.metadata.json"
+    gz.write_bytes(gzip.compress(Path(t.metadata_path).read_bytes()))
+    g = ls.iceberg.open_table(w.root)
+    assert g.metadata_path == str(gz)
+    assert g.metadata == t.metadata and g.state().record_count == 20
+    gz.write_bytes(gzip.compress(Path(t.metadata_path).read_bytes())[:-12])
+    with pytest.raises(ls.FormatError) as ei:
+        ls.iceberg.open_table(w.root)
+    assert ei.value.rule == "iceberg.metadata.gzip"
