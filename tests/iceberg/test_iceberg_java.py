@@ -352,3 +352,21 @@ def test_the_warehouse_holds_five_iceberg_tables_found_by_their_roots(iceberg_ja
         truth = iceberg_java_tables.truth[t]
         assert st.format == "iceberg" and st.snapshot_id == truth["current_snapshot_id"]
         assert st.live_rows == sum(truth["current"]["live_rows"].values())
+
+
+def test_scan_checks_each_table_and_counts_icebergs_deleted_rows(iceberg_java_tables: JavaTables,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    """``lakestruct scan WAREHOUSE``: exit 0, one ``iceberg-table`` row per table, ok, with Iceberg's deleted rows."""
+    import re
+
+    from lakestruct.cli import main
+
+    assert main(["scan", "--json", str(iceberg_java_tables.warehouse)]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    tables = {Path(r["path"]).name: r for r in rows if r.get("format") == "iceberg-table"}
+    assert sorted(tables) == sorted(TABLES)
+    for t, r in tables.items():
+        cur = iceberg_java_tables.truth[t]["current"]
+        deleted = sum(f["record_count"] - cur["live_rows"][f["file_path"]] for f in cur["data_files"])
+        assert r["ok"] is True and r["rule"] is None, r
+        assert re.search(r"\b(\d+) deleted\b", r["summary"]).group(1) == str(deleted), r["summary"]  # type: ignore[union-attr]
