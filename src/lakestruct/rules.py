@@ -270,6 +270,7 @@ ROOMS: tuple[Room, ...] = (
         "avro.record": "A record does not decode with the writer schema",
         "avro.truncated": "The Avro file ends inside a value",
         "avro.varint": "An Avro variable-length integer runs over 10 bytes",
+        "avro.items": "A block's arrays and maps hold more items than the file's size justifies (LimitError)",
     }),
     Room("paimon", "Paimon tables: metadata, manifests, BinaryRow, file index", "paimon.md", "lakestruct.paimon", {
         "paimon.schema.json": "A schema file is not a JSON object",

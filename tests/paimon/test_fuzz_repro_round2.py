@@ -265,3 +265,61 @@ def test_level_0_files_are_noted_where_dv_readers_skip_them(corpus: Path, tmp_pa
     assert f"note: {len(level0)} level-0 file(s), {sum(f.row_count for f in level0)} rows" in out and "skip level-0" in out
     rc, out, _ = _cli(["paimon", "files", str(t), "--json"], capsys)
     assert "skip level-0" in json.loads(out)["note"]
+
+
+# -- Avro arrays: a bound on the items a block may hold, in both twins ------------------------------------------
+
+
+def test_an_array_of_2_27_nulls_is_refused_by_both_twins(fuzz_round2: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from lakestruct.avro.container import MIN_ITEMS
+    from lakestruct.paimon.read import _manifest_file_meta, decode_avro
+
+    t = fuzz_round2 / "paimon_avro_nullcounts_table"
+    # the manifest list whose one block decompresses to 2^27 bytes (what the README describes)
+    bomb = next(p for p in sorted((t / "manifest").glob("manifest-list-*"))
+                if any(len(b.body) >= 1 << 27 for b in AvroFile.from_bytes(p.read_bytes()).blocks()))
+    data = bomb.read_bytes()
+    assert len(data) < 8_000 and AvroFile.from_bytes(data).max_items == MIN_ITEMS
+    for compiled in (True, False):  # the compiled plan, then fastavro and the checked conversion (the reference)
+        tracemalloc.start()
+        t0 = time.perf_counter()
+        try:
+            with pytest.raises(LimitError) as ei:
+                decode_avro(data, _manifest_file_meta, "manifest-file", compiled=compiled)
+            _, peak = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+        assert ei.value.rule == "avro.items", compiled
+        assert peak < 300 << 20 and time.perf_counter() - t0 < 10  # (the decompressed block is 128 MiB) 2.2 GB, 19-60 s before
+    rc, _, err = _cli(["paimon", "files", str(t)], capsys)
+    assert rc == 1 and "avro.items" in err and "Traceback" not in err
+
+
+def _container(schema: dict[str, Any], body: bytes, count: int) -> bytes:
+    def zz(n: int) -> bytes:
+        n = (n << 1) ^ (n >> 63)
+        out = bytearray()
+        while True:
+            b = n & 0x7F
+            n >>= 7
+            out.append(b | (0x80 if n else 0))
+            if not n:
+                return bytes(out)
+
+    def s(b: bytes) -> bytes:
+        return zz(len(b)) + b
+
+    sync = bytes(range(16))
+    meta = zz(2) + s(b"avro.schema") + s(json.dumps(schema).encode()) + s(b"avro.codec") + s(b"null") + zz(0)
+    return b"Obj\x01" + meta + sync + zz(count) + zz(len(body)) + body + sync
+
+
+def test_items_that_take_no_bytes_are_counted_from_the_block_headers() -> None:
+    schema = {"type": "record", "name": "r", "fields": [{"name": "a", "type": {"type": "array", "items": "null"}}]}
+    ok = _container(schema, bytes([0x06, 0x00]), 1)  # one record: an array of 3 nulls
+    assert list(AvroFile.from_bytes(ok).records()) == [{"a": [None, None, None]}]  # as fastavro reads it
+    bomb = _container(schema, bytes([0x80, 0x80, 0x80, 0x80, 0x08, 0x00]), 1)  # 2^30 nulls in 6 bytes
+    t0 = time.perf_counter()
+    with pytest.raises(LimitError) as ei:
+        list(AvroFile.from_bytes(bomb).records())
+    assert ei.value.rule == "avro.items" and time.perf_counter() - t0 < 2

@@ -171,6 +171,14 @@ cdef class _Reader:
     cdef const uint8_t* p
     cdef Py_ssize_t pos
     cdef Py_ssize_t end
+    cdef int64_t items  # array and map items met so far in the block
+    cdef int64_t max_items  # more bails (the reference way names avro.items); -1: no bound
+
+    cdef inline int count_items(self, Py_ssize_t n) except -1:
+        self.items += n
+        if self.max_items >= 0 and self.items > self.max_items:
+            raise _Bail()
+        return 0
 
     cdef inline int64_t long_(self) except? -0x7FFFFFFFFFFFFFFF:
         cdef uint64_t acc = 0
@@ -259,6 +267,7 @@ cdef class _Reader:
                 count = self.block_count()
                 if count == 0:
                     return 0
+                self.count_items(count)
                 for i in range(count):
                     if op == N_MAP:
                         k = self.length()
@@ -299,6 +308,7 @@ cdef class _Reader:
                 count = self.block_count()
                 if count == 0:
                     return items
+                self.count_items(count)
                 for i in range(count):
                     items.append(self.read(n.item, depth + 1))
         if op == N_TS_MILLIS:
@@ -385,15 +395,18 @@ def timestamp_millis(int64_t ms):
         return None
 
 
-def decode_block(bytes body, Py_ssize_t count, Node root):
+def decode_block(bytes body, Py_ssize_t count, Node root, int64_t max_items=-1):
     """The ``count`` records of a decompressed block as models, or None: the caller decodes the block with
-    fastavro and the checked conversion instead (which name what is wrong)."""
+    fastavro and the checked conversion instead (which name what is wrong). More than ``max_items`` array and map
+    items in the block (-1: no bound) gives None too, before they are built."""
     cdef _Reader r = _Reader()
     cdef list out = []
     cdef Py_ssize_t i
     r.p = <const uint8_t*>body
     r.pos = 0
     r.end = len(body)
+    r.items = 0
+    r.max_items = max_items
     try:
         for i in range(count):
             rec = r.read(root, 0)

@@ -46,6 +46,13 @@ MAX_BLOCK_BYTES = 256 * 1024 * 1024
 #: that is more; ``avro.block-size``): the decompression work a file can ask for is bounded by the file. Deflate
 #: cannot expand more than 1032 times; manifests compress 3 to 20 times.
 MAX_EXPANSION = 1024
+#: The array and map items one block may hold: max(MIN_ITEMS, ITEMS_PER_BYTE x the file's size) (``avro.items``, a
+#: LimitError, raised before the block's records are built). A decoded item costs 8 to 60 bytes of Python objects
+#: and takes as little as one byte of a block that zstd makes from almost nothing: a 5.5 KB Paimon manifest list
+#: whose one block holds a ``_NULL_COUNTS`` of 2^27 nulls took 2.2 GB (fuzz round two). Manifests hold a few items a
+#: record (one null count per column), far below either bound.
+MIN_ITEMS = 1 << 22
+ITEMS_PER_BYTE = 64
 
 
 def _err(msg: str, rule: str, path: str, offset: int | None) -> FormatError:
@@ -251,6 +258,8 @@ class AvroFile:
         self.codec: str = meta.get("avro.codec", b"null").decode("utf-8", "replace")
         self._parsed: Any = None
         self._schema: Any = None
+        #: the array and map items one block may hold (``avro.items``; see :data:`MIN_ITEMS`)
+        self.max_items: int = max(MIN_ITEMS, ITEMS_PER_BYTE * len(data))
 
     @classmethod
     def from_bytes(cls, data: bytes | bytearray | memoryview, *, name: str | None = None) -> AvroFile:
@@ -339,6 +348,8 @@ class AvroFile:
 
         parsed = self.parsed_schema()
         path, data_at, body = block.path, block.data_at, block.body
+        if len(body) > self.max_items or _zero_width_items(parsed):  # else the block cannot hold more items than that
+            _ItemCounter(body, self.max_items, path, data_at).records(parsed, block.count)
         bio = io.BytesIO(body)
         read = fastavro.schemaless_reader
         for i in range(block.count):
@@ -351,6 +362,175 @@ class AvroFile:
             yield rec
         if bio.tell() != len(body):
             raise _err(f"the records end after {bio.tell()} of the block's {len(body)} bytes", "block", path, data_at)
+
+
+def _zero_width_items(schema: Any) -> bool:
+    """Whether an array or map of the (fastavro-parsed) schema may have items that take no bytes (null, an empty
+    record): then the items of a block are not bounded by its bytes."""
+    found = False
+    seen: set[int] = set()
+
+    def width0(t: Any) -> bool:
+        if isinstance(t, str):
+            return t == "null"
+        if isinstance(t, list):
+            return False  # a union's branch index takes a byte
+        if isinstance(t, dict):
+            kind = t.get("type")
+            if kind == "record":
+                return all(width0(f["type"]) for f in t.get("fields", []))
+            if kind == "fixed":
+                return int(t.get("size", 1)) == 0
+            if isinstance(kind, (dict, list)) or kind == "null":
+                return width0(kind)
+        return False
+
+    def walk(t: Any) -> None:
+        nonlocal found
+        if found or id(t) in seen:
+            return
+        if isinstance(t, list):
+            for b in t:
+                walk(b)
+        elif isinstance(t, dict):
+            seen.add(id(t))
+            kind = t.get("type")
+            if kind in ("array", "map"):
+                item = t.get("items") if kind == "array" else t.get("values")
+                if width0(item):
+                    found = True
+                walk(item)
+            elif kind == "record":
+                for f in t.get("fields", []):
+                    walk(f["type"])
+            elif isinstance(kind, (dict, list)):
+                walk(kind)
+
+    walk(schema)
+    return found
+
+
+class _ItemCounter:
+    """Steps over a block's records with the writer schema, building nothing, and counts the items of every array and
+    map: more than ``limit`` is ``avro.items`` (a LimitError), raised as soon as a block header says so. Malformed
+    bytes end the count quietly: fastavro's decoding, next, names them."""
+
+    def __init__(self, body: bytes, limit: int, path: str, at: int) -> None:
+        self.b, self.pos, self.items, self.limit, self.path, self.at = body, 0, 0, limit, path, at
+        self.names: dict[str, Any] = {}
+
+    def _collect(self, t: Any, depth: int = 0) -> None:
+        """Every named type of the schema, wherever it is defined (a later field may refer to it by name)."""
+        if depth > 256:
+            return
+        if isinstance(t, list):
+            for b in t:
+                self._collect(b, depth + 1)
+        elif isinstance(t, dict):
+            kind = t.get("type")
+            if kind in ("record", "enum", "fixed") and isinstance(t.get("name"), str):
+                self.names.setdefault(t["name"], t)
+            if kind == "record":
+                for f in t.get("fields", []):
+                    self._collect(f.get("type"), depth + 1)
+            elif kind == "array":
+                self._collect(t.get("items"), depth + 1)
+            elif kind == "map":
+                self._collect(t.get("values"), depth + 1)
+            elif isinstance(kind, (dict, list)):
+                self._collect(kind, depth + 1)
+
+    def long(self) -> int:
+        b, pos, acc, shift = self.b, self.pos, 0, 0
+        while True:
+            byte = b[pos]
+            pos += 1
+            acc |= (byte & 0x7F) << shift
+            if byte < 0x80:
+                break
+            shift += 7
+            if shift > 63:
+                raise ValueError("varint")
+        self.pos = pos
+        return (acc >> 1) ^ -(acc & 1)
+
+    def records(self, schema: Any, count: int) -> None:
+        self._collect(schema)
+        try:
+            for _ in range(count):
+                self.value(schema, 0)
+        except LimitError:
+            raise
+        except (IndexError, ValueError, KeyError, TypeError, RecursionError):
+            return  # malformed: fastavro says how
+
+    def value(self, t: Any, depth: int) -> None:
+        if depth > 256:
+            raise ValueError("depth")
+        if isinstance(t, list):  # a union
+            self.value(t[self.long()], depth + 1)
+            return
+        if isinstance(t, str):
+            if t in self.names:
+                self.value(self.names[t], depth + 1)
+                return
+            kind: Any = t
+            spec: dict[str, Any] = {}
+        else:
+            spec = t
+            kind = t["type"]
+            if isinstance(kind, (dict, list)):
+                self.value(kind, depth + 1)
+                return
+        if kind == "null":
+            return
+        if kind == "boolean":
+            self.pos += 1
+        elif kind in ("int", "long", "enum"):
+            self.long()
+        elif kind == "float":
+            self.pos += 4
+        elif kind == "double":
+            self.pos += 8
+        elif kind in ("bytes", "string"):
+            n = self.long()
+            if n < 0:
+                raise ValueError("length")
+            self.pos += n
+        elif kind == "fixed":
+            self.pos += int(spec["size"])
+        elif kind == "record":
+            for f in spec["fields"]:
+                self.value(f["type"], depth + 1)
+        elif kind in ("array", "map"):
+            item = spec["items"] if kind == "array" else spec["values"]
+            while True:
+                n = self.long()
+                if n == 0:
+                    break
+                if n < 0:
+                    n = -n
+                    self.long()  # the block's byte size
+                self.items += n
+                if self.items > self.limit:
+                    raise LimitError(
+                        f"the block's arrays and maps hold more than {self.limit} items (an item costs 8 to 60 bytes "
+                        "decoded; the file's size justifies at most that many)",
+                        rule="avro.items",
+                        path=self.path,
+                        offset=self.at,
+                    )
+                for _ in range(n):
+                    if kind == "map":
+                        k = self.long()
+                        if k < 0:
+                            raise ValueError("length")
+                        self.pos += k
+                    self.value(item, depth + 1)
+        else:
+            raise ValueError(f"type {kind!r}")
+        if self.pos > len(self.b):
+            raise IndexError("past the block")
 
 
 class AvroBlock:

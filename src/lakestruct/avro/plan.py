@@ -271,6 +271,10 @@ def compile_spec(schema: Any, target: Target) -> tuple[Any, ...] | None:
 
 
 def _load_compiled() -> Any:
+    from .._twins import forced_pure
+
+    if forced_pure("avro"):  # LAKESTRUCT_PURE (avro, or its alias paimon)
+        return None
     try:
         from . import _plan_c  # type: ignore[attr-defined]
     except ImportError:  # pragma: no cover - built without Cython
@@ -303,7 +307,9 @@ def plan_for(raw_schema: bytes, target: Target) -> Any:
     return plan
 
 
-def decode_block(body: bytes, count: int, plan: Any) -> list[Any] | None:
-    """The ``count`` records of a decompressed block as models, or None (then decode it the reference way)."""
-    out: list[Any] | None = _compiled.decode_block(body, count, plan)
+def decode_block(body: bytes, count: int, plan: Any, max_items: int | None = None) -> list[Any] | None:
+    """The ``count`` records of a decompressed block as models, or None (then decode it the reference way). With
+    ``max_items`` (``AvroFile.max_items``), a block whose arrays and maps hold more items gives None before they are
+    built, and the reference way refuses it (``avro.items``)."""
+    out: list[Any] | None = _compiled.decode_block(body, count, plan, -1 if max_items is None else max_items)
     return out

@@ -450,6 +450,10 @@ def _pv_parse(pv_b: bytes) -> dict[str, str | None]:
 
 
 def _load_compiled() -> Any:
+    from .._twins import forced_pure
+
+    if forced_pure("delta"):  # LAKESTRUCT_PURE
+        return None
     try:
         from . import _replay_c  # type: ignore[attr-defined]
     except ImportError:  # pragma: no cover - built without Cython

@@ -517,7 +517,7 @@ def decode_avro(data: bytes, convert: Any, target: str, *, compiled: bool = True
     plan = plan_for(f.raw_schema, TARGETS[target]) if compiled else None
     out: list[Any] = []
     for block in f.blocks():
-        got = decode_block(block.body, block.count, plan) if plan is not None else None
+        got = decode_block(block.body, block.count, plan, f.max_items) if plan is not None else None
         if got is None:
             base = len(out)
             got = [convert(rec, base + i) for i, rec in enumerate(f.records(block))]
