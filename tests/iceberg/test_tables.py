@@ -381,3 +381,27 @@ def test_gzip_metadata_file(tmp_path: Path) -> None:
     with pytest.raises(ls.FormatError) as ei:
         ls.iceberg.open_table(w.root)
     assert ei.value.rule == "iceberg.metadata.gzip"
+
+
+def test_fsspec_url_table(tmp_path: Path) -> None:
+    """A table on an fsspec file system (memory://), its metadata naming the local location it was written at:
+    opened by URL (root or metadata file), read, checked, no orphans."""
+    fsspec = pytest.importorskip("fsspec")
+    w = make_table(tmp_path, partitioned=True, rows=30, appends=2)
+    files = _data_files(w.table)
+    add_deletes(w, {files[0]: [1, 2]}, kind="dv")
+    pt = add_deletes(w, {files[1]: [0]}, kind="position", referenced=True)
+    fs = fsspec.filesystem("memory")
+    for p in w.root.rglob("*"):
+        if p.is_file():
+            fs.pipe(f"/lakestruct-ice/t/{p.relative_to(w.root)}", p.read_bytes())
+    try:
+        t = ls.iceberg.open_table("memory://lakestruct-ice/t")
+        st = t.state()
+        assert {f.path: f.live_rows for f in st.data_files} == _live_rows_by_pyiceberg(pt)
+        assert t.check() == [] and t.orphans() == []
+        fs.pipe("/lakestruct-ice/t/data/stray.parquet", b"x" * 5)
+        assert [(o.kind, o.size) for o in t.orphans()] == [("unreferenced", 5)]
+        assert ls.iceberg.open_table(t.metadata_path).state().deleted_rows == 3
+    finally:
+        fs.rm("/lakestruct-ice", recursive=True)

@@ -45,7 +45,11 @@ class References:
 
 
 def _key(p: str) -> str:
-    return os.path.normpath(_norm(p)) if not _is_url(p) else p
+    """One spelling per file: local paths normalized, ``memory:///x`` and ``memory://x`` alike."""
+    if _is_url(p):
+        scheme, _, rest = p.partition("://")
+        return f"{scheme}://{rest.lstrip('/')}"
+    return os.path.normpath(_norm(p))
 
 
 def add_metadata_refs(t: Table, refs: References) -> None:
