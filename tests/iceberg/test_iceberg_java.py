@@ -2,12 +2,15 @@
 
 The tables are written at test time by Iceberg Java through Spark 3.5 (tests/iceberg/iceberg_java_writer.py, in its
 own venv built by tests/iceberg/iceberg_java_env.py; cached per machine): ``v3_dv`` (deletion vectors superseded
-twice), ``v2_posdel`` (partition-scoped position delete files), ``compacted`` (rewrite_data_files and
-rewrite_position_delete_files), ``expired`` (expire_snapshots, plus an orphan data file and an orphan manifest made on
-purpose), ``partitioned_stats`` (identity + day partitions, DVs, compute_table_stats). The truth is what Iceberg
-says: its metadata tables (``snapshots``, ``data_files``, ``delete_files``, ``all_files``, ``all_manifests``) at the
-current snapshot and ``VERSION AS OF`` an earlier one, the rows it reads from each data file (``_file``, ``_pos``),
-and ``remove_orphan_files``' dry run. Nothing here is copied from lakestruct's own output.
+twice, an UPDATE), ``v2_posdel`` (partition-scoped position delete files), ``compacted`` (v2 file-scoped position
+deletes superseding each other, rewrite_data_files, rewrite_position_delete_files), ``expired`` (a tag,
+expire_snapshots, an orphan data file and an orphan manifest made on purpose), ``partitioned_stats`` (identity + day
+partitions, then bucket too: two specs; DVs; compute_table_stats and compute_partition_stats). The truth is what
+Iceberg says: its metadata tables (``snapshots``, ``data_files``, ``delete_files``, ``entries``, ``all_files``,
+``all_manifests``) at the current snapshot, ``VERSION AS OF`` an earlier one and at the tag, the rows it reads from
+each data file (``_file``, ``_pos``), its scan planning (the deletes applied to each file) and
+``remove_orphan_files``' dry run. The Python API, the CLI (``iceberg files|orphans|check``, ``scan``) and ``ls.tables``
+are held to it. Nothing here is copied from lakestruct's own output.
 """
 
 from __future__ import annotations
