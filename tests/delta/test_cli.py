@@ -61,3 +61,31 @@ def test_scan_and_validate_recognise_a_delta_table(golden_root: Path, capsys: py
     bad = scan.check_file(str(golden_root / "cdf-table-with-dv"), "delta-table")
     assert not bad.ok and bad.rule == "delta.dv.z85-value"
     assert str(root) in list(scan.walk([str(root)]))
+
+
+def test_json_keys_are_snake_case(golden_root: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """lakestruct's own keys in snake_case; the table's own (partition columns, commitInfo's parameters and metrics)
+    as the log spells them."""
+    import re
+
+    snake = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
+    owned = {"partition", "operation_parameters", "operation_metrics"}
+
+    def keys(doc: object) -> set[str]:
+        out: set[str] = set()
+        if isinstance(doc, dict):
+            for k, v in doc.items():
+                out.add(k)
+                if k not in owned:
+                    out |= keys(v)
+        elif isinstance(doc, list):
+            for v in doc:
+                out |= keys(v)
+        return out
+
+    root = str(golden_root / "compacted-log-files-table")
+    for cmd in ("versions", "files", "deletes", "orphans", "check"):
+        rc = main(["delta", cmd, root, "--json"])
+        doc = json.loads(capsys.readouterr().out)
+        assert rc in (0, 1)
+        assert all(snake.match(k) for k in keys(doc)), (cmd, sorted(k for k in keys(doc) if not snake.match(k)))
