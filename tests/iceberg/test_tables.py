@@ -405,3 +405,24 @@ def test_fsspec_url_table(tmp_path: Path) -> None:
         assert ls.iceberg.open_table(t.metadata_path).state().deleted_rows == 3
     finally:
         fs.rm("/lakestruct-ice", recursive=True)
+
+
+def test_v1_snapshot_with_inline_manifests(tmp_path: Path) -> None:
+    """v1 snapshots may list their manifests inline (``manifests``, no manifest list): read the same files."""
+    w = make_table(tmp_path, format_version=1, rows=20, appends=2)
+    t = ls.iceberg.open_table(w.root)
+    want = {f.path: f.record_count for f in t.state().data_files}
+    doc = json.loads(Path(t.metadata_path).read_text())
+    for s in doc["snapshots"]:
+        ms = ls.iceberg.open_table(w.root).manifest_list(s["snapshot-id"])
+        s["manifests"] = [m.manifest_path for m in ms]
+        del s["manifest-list"]
+    Path(t.metadata_path).write_text(json.dumps(doc))
+    t = ls.iceberg.open_table(w.root)
+    assert all(s.manifest_list is None and s.manifests for s in t.metadata.snapshots)
+    assert {f.path: f.record_count for f in t.state().data_files} == want
+    assert all(f.extra["sequence_number"] == 0 for f in t.state().data_files)
+    # the manifest lists nothing references any more are orphans now; the manifests are not
+    roles = {o.role for o in t.orphans()}
+    assert roles == {"manifest-list"}
+    assert t.check() == []
