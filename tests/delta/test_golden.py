@@ -221,3 +221,29 @@ def test_big_table_matches_deltalake(big_table: Path) -> None:
     st = t.state()
     assert len(st.data_files) == 300_000 and st.deleted_rows == 0
     assert all(f.extra["num_records"] is None for f in st.data_files[:100])  # no stats in this log: rows unknown
+
+
+@pytest.mark.parametrize("name", ["compacted-log-files-table", "v2-checkpoints-parquet-with-sidecars"])
+def test_fsspec_url_and_file_url(golden_root: Path, name: str) -> None:
+    """The same table through ``file://`` and an fsspec URL (``memory://``): the same live files, deleted rows,
+    orphans and findings as the local path."""
+    import fsspec
+
+    src = golden_root / name
+    fs = fsspec.filesystem("memory")
+    base = f"/delta-test-{name}"
+    for p in src.rglob("*"):
+        if p.is_file():
+            fs.pipe(f"{base}/{p.relative_to(src).as_posix()}", p.read_bytes())
+    try:
+        local = ls.delta.open_table(src)
+        want = [(f.extra["log_path"], f.deleted_rows, f.record_count) for f in local.state().data_files]
+        for url in (f"file://{src}", f"memory://{base}"):
+            t = ls.delta.open_table(url)
+            st = t.state()
+            assert [(f.extra["log_path"], f.deleted_rows, f.record_count) for f in st.data_files] == want
+            assert all(f.path.startswith(url + "/") for f in st.data_files)
+            assert [o.path[len(url) :] for o in t.orphans()] == [o.path[len(str(src)) :] for o in local.orphans()]
+            assert [e.rule for e in t.check()] == [e.rule for e in local.check()]
+    finally:
+        fs.rm(base, recursive=True)
