@@ -356,8 +356,8 @@ ROOMS: tuple[Room, ...] = (
         "iceberg.metadata.snapshot-log": "snapshot-log timestamps go back in time",
         "iceberg.snapshot.parent-cycle": "Following parent-snapshot-id from a snapshot comes back to it",
         "iceberg.snapshot.sequence-number": "A snapshot's sequence-number is not greater than its parent's (v2+)",
-        "iceberg.snapshot.summary-totals": "A snapshot summary's total-records, total-data-files, total-delete-files, "
-        "total-position-deletes or total-equality-deletes differs from what its manifests hold live",
+        "iceberg.snapshot.summary-totals": "A snapshot summary's total-records, -data-files, -delete-files, -position-deletes or "
+        "-equality-deletes differs from what its manifests hold live",
         "iceberg.manifest-list.required-field": "A manifest list record lacks a field the format version requires",
         "iceberg.manifest-list.field-type": "A manifest list field has the wrong type",
         "iceberg.manifest-list.content": "A manifest list's content is neither 0 (data) nor 1 (deletes)",

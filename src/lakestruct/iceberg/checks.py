@@ -15,6 +15,7 @@ from ..errors import FormatError, LakestructError
 from ..source import list_files, open_source
 from .model import DataFileContent, EntryStatus, ManifestFile, Snapshot
 from .orphans import References, _key, add_metadata_refs, find_orphans
+from .puffins import PuffinBlobs
 from .table import Table
 
 __all__ = ["check_table"]
@@ -57,6 +58,7 @@ class _Checker:
         self.sizes: dict[str, int] = {}
         self.totals: dict[str, _ManifestTotals] = {}
         self.refs = References()
+        self.puffins = PuffinBlobs()  #: Puffin footers of the DVs, each parsed once
 
     def add(self, e: LakestructError) -> None:
         if not isinstance(e, FormatError):
@@ -173,11 +175,13 @@ class _Checker:
                 self.totals[m.manifest_path] = self.manifest_rules(m, where, ml)
             got = self.totals[m.manifest_path]
             if got.ok and (m.partition_spec_id, m.content) != got.spec_content:  # the manifest's header agreed with the first
-                rule, key = (("iceberg.manifest.partition-spec-id", "partition-spec-id") if m.partition_spec_id != got.spec_content[0]
-                             else ("iceberg.manifest.content", "content"))
-                self.add(_err(f"manifest list {ml} says {key} {m.partition_spec_id if key != 'content' else m.content} for "
-                              f"{m.manifest_path}, another list of the table (and the manifest) says otherwise", rule,
-                              f"metadata[{key}]", m.manifest_path))
+                other = f"for {m.manifest_path}, another list of the table (and the manifest) says otherwise"
+                if m.partition_spec_id != got.spec_content[0]:
+                    self.add(_err(f"manifest list {ml} says partition-spec-id {m.partition_spec_id} {other}",
+                                  "iceberg.manifest.partition-spec-id", "metadata[partition-spec-id]", m.manifest_path))
+                else:
+                    self.add(_err(f"manifest list {ml} says content {m.content} {other}", "iceberg.manifest.content", "metadata[content]",
+                                  m.manifest_path))
             size = self.size_of(t.resolve(m.manifest_path)) if ml is not None else None
             if size is not None and size != m.manifest_length:
                 self.add(_err(f"manifest_length is {m.manifest_length}, the manifest has {size} bytes", "iceberg.file-size",
@@ -272,34 +276,30 @@ class _Checker:
 
     def dv_rules(self, manifest: str, epath: str, resolved: str, path: str, offset: int, length: int, record_count: int,
                  ref: str | None) -> None:
-        from ..deletes.read import read_dv_blob
-
         p = f"{epath}.data_file"
         if ref is None:
             self.add(_err("a deletion vector without referenced_data_file", "iceberg.dv.referenced-data-file",
                           f"{p}.referenced_data_file", manifest))
-        try:
-            with puffin.open(resolved) as pf:
-                hits = [i for i, b in enumerate(pf.blobs) if b.offset == offset and b.length == length]
-                if not hits:
-                    blobs = ", ".join(f"{b.type}@{b.offset}+{b.length}" for b in pf.blobs[:8]) or "none"
-                    self.add(_err(f"content_offset {offset} / content_size_in_bytes {length} is no blob of {path} (blobs: {blobs})",
-                                  "iceberg.dv.content-range", f"{p}.content_offset", manifest))
-                    return
-                i = hits[0]
-                blob = pf.blobs[i]
-                bref = blob.properties.get("referenced-data-file")
-                if ref is not None and bref != ref:
-                    self.add(_err(f"referenced_data_file is {ref!r}, the Puffin blob's referenced-data-file is {bref!r}",
-                                  "iceberg.dv.referenced-data-file", f"{p}.referenced_data_file", manifest))
-                card = blob.properties.get("cardinality")
-                if card is not None and card != str(record_count):
-                    self.add(_err(f"record_count is {record_count}, the Puffin blob's cardinality property is {card}",
-                                  "iceberg.dv.cardinality", f"{p}.record_count", manifest))
-                dv = read_dv_blob(pf, i)
-                if dv.cardinality != record_count:
-                    self.add(_err(f"record_count is {record_count}, the deletion vector holds {dv.cardinality} positions",
-                                  "iceberg.dv.cardinality", f"{p}.record_count", manifest))
+        try:  # each Puffin file's footer is parsed once for the whole check (self.puffins)
+            hit = self.puffins.find(resolved, offset, length)
+            if hit is None:
+                blobs = ", ".join(f"{b.type}@{b.offset}+{b.length}" for b in self.puffins.footer(resolved).blobs[:8]) or "none"
+                self.add(_err(f"content_offset {offset} / content_size_in_bytes {length} is no blob of {path} (blobs: {blobs})",
+                              "iceberg.dv.content-range", f"{p}.content_offset", manifest))
+                return
+            i, blob = hit
+            bref = blob.properties.get("referenced-data-file")
+            if ref is not None and bref != ref:
+                self.add(_err(f"referenced_data_file is {ref!r}, the Puffin blob's referenced-data-file is {bref!r}",
+                              "iceberg.dv.referenced-data-file", f"{p}.referenced_data_file", manifest))
+            card = blob.properties.get("cardinality")
+            if card is not None and card != str(record_count):
+                self.add(_err(f"record_count is {record_count}, the Puffin blob's cardinality property is {card}",
+                              "iceberg.dv.cardinality", f"{p}.record_count", manifest))
+            dv = self.puffins.dv_at(resolved, i)
+            if dv.cardinality != record_count:
+                self.add(_err(f"record_count is {record_count}, the deletion vector holds {dv.cardinality} positions",
+                              "iceberg.dv.cardinality", f"{p}.record_count", manifest))
         except FormatError as e:
             self.add(e.with_source(path))
 
@@ -326,5 +326,7 @@ def check_table(t: Table) -> list[FormatError]:
                            t.metadata_path))
     except LakestructError as e:  # pragma: no cover - every step above records its own errors
         c.add(e)
+    finally:
+        c.puffins.close()
     return c.problems
 
