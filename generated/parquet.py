@@ -187,22 +187,34 @@ class Parquet(KaitaiStruct):
             _ = self.f_algorithm
             if hasattr(self, '_m_f_algorithm'):
                 pass
-                self._m_f_algorithm._fetch_instances()
+                for i in range(len(self._m_f_algorithm)):
+                    pass
+                    self._m_f_algorithm[i]._fetch_instances()
+
 
             _ = self.f_compression
             if hasattr(self, '_m_f_compression'):
                 pass
-                self._m_f_compression._fetch_instances()
+                for i in range(len(self._m_f_compression)):
+                    pass
+                    self._m_f_compression[i]._fetch_instances()
+
 
             _ = self.f_hash
             if hasattr(self, '_m_f_hash'):
                 pass
-                self._m_f_hash._fetch_instances()
+                for i in range(len(self._m_f_hash)):
+                    pass
+                    self._m_f_hash[i]._fetch_instances()
+
 
             _ = self.f_num_bytes
             if hasattr(self, '_m_f_num_bytes'):
                 pass
-                self._m_f_num_bytes._fetch_instances()
+                for i in range(len(self._m_f_num_bytes)):
+                    pass
+                    self._m_f_num_bytes[i]._fetch_instances()
+
 
 
         @property
@@ -211,7 +223,10 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_f_algorithm'):
                 return self._m_f_algorithm
 
-            self._m_f_algorithm = thrift_compact.ThriftCompact.FieldFinder(self.s, 2, self._io)
+            self._m_f_algorithm = []
+            for i in range(len(self.s.fields)):
+                self._m_f_algorithm.append(thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 2) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_algorithm[i - 1].found), self._io))
+
             return getattr(self, '_m_f_algorithm', None)
 
         @property
@@ -220,7 +235,10 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_f_compression'):
                 return self._m_f_compression
 
-            self._m_f_compression = thrift_compact.ThriftCompact.FieldFinder(self.s, 4, self._io)
+            self._m_f_compression = []
+            for i in range(len(self.s.fields)):
+                self._m_f_compression.append(thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 4) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_compression[i - 1].found), self._io))
+
             return getattr(self, '_m_f_compression', None)
 
         @property
@@ -229,7 +247,10 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_f_hash'):
                 return self._m_f_hash
 
-            self._m_f_hash = thrift_compact.ThriftCompact.FieldFinder(self.s, 3, self._io)
+            self._m_f_hash = []
+            for i in range(len(self.s.fields)):
+                self._m_f_hash.append(thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 3) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_hash[i - 1].found), self._io))
+
             return getattr(self, '_m_f_hash', None)
 
         @property
@@ -238,7 +259,10 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_f_num_bytes'):
                 return self._m_f_num_bytes
 
-            self._m_f_num_bytes = thrift_compact.ThriftCompact.FieldFinder(self.s, 1, self._io)
+            self._m_f_num_bytes = []
+            for i in range(len(self.s.fields)):
+                self._m_f_num_bytes.append(thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 1) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_num_bytes[i - 1].found), self._io))
+
             return getattr(self, '_m_f_num_bytes', None)
 
         @property
@@ -247,7 +271,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_num_bytes'):
                 return self._m_num_bytes
 
-            self._m_num_bytes = self.f_num_bytes.field.value.int_value.value
+            self._m_num_bytes = self.s.fields[self.f_num_bytes[-1].found].value.int_value.value
             return getattr(self, '_m_num_bytes', None)
 
 
@@ -279,27 +303,42 @@ class Parquet(KaitaiStruct):
             _ = self.f_column_index_length
             if hasattr(self, '_m_f_column_index_length'):
                 pass
-                self._m_f_column_index_length._fetch_instances()
+                for i in range(len(self._m_f_column_index_length)):
+                    pass
+                    self._m_f_column_index_length[i]._fetch_instances()
+
 
             _ = self.f_column_index_offset
             if hasattr(self, '_m_f_column_index_offset'):
                 pass
-                self._m_f_column_index_offset._fetch_instances()
+                for i in range(len(self._m_f_column_index_offset)):
+                    pass
+                    self._m_f_column_index_offset[i]._fetch_instances()
+
 
             _ = self.f_meta_data
             if hasattr(self, '_m_f_meta_data'):
                 pass
-                self._m_f_meta_data._fetch_instances()
+                for i in range(len(self._m_f_meta_data)):
+                    pass
+                    self._m_f_meta_data[i]._fetch_instances()
+
 
             _ = self.f_offset_index_length
             if hasattr(self, '_m_f_offset_index_length'):
                 pass
-                self._m_f_offset_index_length._fetch_instances()
+                for i in range(len(self._m_f_offset_index_length)):
+                    pass
+                    self._m_f_offset_index_length[i]._fetch_instances()
+
 
             _ = self.f_offset_index_offset
             if hasattr(self, '_m_f_offset_index_offset'):
                 pass
-                self._m_f_offset_index_offset._fetch_instances()
+                for i in range(len(self._m_f_offset_index_offset)):
+                    pass
+                    self._m_f_offset_index_offset[i]._fetch_instances()
+
 
             _ = self.meta_data
             if hasattr(self, '_m_meta_data'):
@@ -341,8 +380,8 @@ class Parquet(KaitaiStruct):
             if self.has_column_index:
                 pass
                 _pos = self._io.pos()
-                self._io.seek(self.f_column_index_offset.field.value.int_value.value)
-                self._raw__m_column_index = self._io.read_bytes(self.f_column_index_length.field.value.int_value.value)
+                self._io.seek(self.s.fields[self.f_column_index_offset[-1].found].value.int_value.value)
+                self._raw__m_column_index = self._io.read_bytes(self.s.fields[self.f_column_index_length[-1].found].value.int_value.value)
                 _io__raw__m_column_index = KaitaiStream(BytesIO(self._raw__m_column_index))
                 self._m_column_index = Parquet.ColumnIndex(_io__raw__m_column_index, self, self._root)
                 self._io.seek(_pos)
@@ -355,7 +394,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_encrypted'):
                 return self._m_encrypted
 
-            self._m_encrypted = (not (self.f_meta_data.found))
+            self._m_encrypted = (not (self.f_meta_data[-1].found >= 0))
             return getattr(self, '_m_encrypted', None)
 
         @property
@@ -364,7 +403,10 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_f_column_index_length'):
                 return self._m_f_column_index_length
 
-            self._m_f_column_index_length = thrift_compact.ThriftCompact.FieldFinder(self.s, 7, self._io)
+            self._m_f_column_index_length = []
+            for i in range(len(self.s.fields)):
+                self._m_f_column_index_length.append(thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 7) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_column_index_length[i - 1].found), self._io))
+
             return getattr(self, '_m_f_column_index_length', None)
 
         @property
@@ -373,7 +415,10 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_f_column_index_offset'):
                 return self._m_f_column_index_offset
 
-            self._m_f_column_index_offset = thrift_compact.ThriftCompact.FieldFinder(self.s, 6, self._io)
+            self._m_f_column_index_offset = []
+            for i in range(len(self.s.fields)):
+                self._m_f_column_index_offset.append(thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 6) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_column_index_offset[i - 1].found), self._io))
+
             return getattr(self, '_m_f_column_index_offset', None)
 
         @property
@@ -382,7 +427,10 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_f_meta_data'):
                 return self._m_f_meta_data
 
-            self._m_f_meta_data = thrift_compact.ThriftCompact.FieldFinder(self.s, 3, self._io)
+            self._m_f_meta_data = []
+            for i in range(len(self.s.fields)):
+                self._m_f_meta_data.append(thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 3) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_meta_data[i - 1].found), self._io))
+
             return getattr(self, '_m_f_meta_data', None)
 
         @property
@@ -391,7 +439,10 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_f_offset_index_length'):
                 return self._m_f_offset_index_length
 
-            self._m_f_offset_index_length = thrift_compact.ThriftCompact.FieldFinder(self.s, 5, self._io)
+            self._m_f_offset_index_length = []
+            for i in range(len(self.s.fields)):
+                self._m_f_offset_index_length.append(thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 5) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_offset_index_length[i - 1].found), self._io))
+
             return getattr(self, '_m_f_offset_index_length', None)
 
         @property
@@ -400,7 +451,10 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_f_offset_index_offset'):
                 return self._m_f_offset_index_offset
 
-            self._m_f_offset_index_offset = thrift_compact.ThriftCompact.FieldFinder(self.s, 4, self._io)
+            self._m_f_offset_index_offset = []
+            for i in range(len(self.s.fields)):
+                self._m_f_offset_index_offset.append(thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 4) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_offset_index_offset[i - 1].found), self._io))
+
             return getattr(self, '_m_f_offset_index_offset', None)
 
         @property
@@ -409,7 +463,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_has_column_index'):
                 return self._m_has_column_index
 
-            self._m_has_column_index =  ((self.f_column_index_offset.found) and (self.f_column_index_length.found)) 
+            self._m_has_column_index =  ((self.f_column_index_offset[-1].found >= 0) and (self.f_column_index_length[-1].found >= 0)) 
             return getattr(self, '_m_has_column_index', None)
 
         @property
@@ -418,7 +472,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_has_offset_index'):
                 return self._m_has_offset_index
 
-            self._m_has_offset_index =  ((self.f_offset_index_offset.found) and (self.f_offset_index_length.found)) 
+            self._m_has_offset_index =  ((self.f_offset_index_offset[-1].found >= 0) and (self.f_offset_index_length[-1].found >= 0)) 
             return getattr(self, '_m_has_offset_index', None)
 
         @property
@@ -427,9 +481,9 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_meta_data'):
                 return self._m_meta_data
 
-            if self.f_meta_data.found:
+            if self.f_meta_data[-1].found >= 0:
                 pass
-                self._m_meta_data = Parquet.ColumnMetaDataView(self.f_meta_data.field.value.struct_value, self._io, self, self._root)
+                self._m_meta_data = Parquet.ColumnMetaDataView(self.s.fields[self.f_meta_data[-1].found].value.struct_value, self._io, self, self._root)
 
             return getattr(self, '_m_meta_data', None)
 
@@ -442,8 +496,8 @@ class Parquet(KaitaiStruct):
             if self.has_offset_index:
                 pass
                 _pos = self._io.pos()
-                self._io.seek(self.f_offset_index_offset.field.value.int_value.value)
-                self._raw__m_offset_index = self._io.read_bytes(self.f_offset_index_length.field.value.int_value.value)
+                self._io.seek(self.s.fields[self.f_offset_index_offset[-1].found].value.int_value.value)
+                self._raw__m_offset_index = self._io.read_bytes(self.s.fields[self.f_offset_index_length[-1].found].value.int_value.value)
                 _io__raw__m_offset_index = KaitaiStream(BytesIO(self._raw__m_offset_index))
                 self._m_offset_index = Parquet.OffsetIndex(_io__raw__m_offset_index, self, self._root)
                 self._io.seek(_pos)
@@ -484,27 +538,42 @@ class Parquet(KaitaiStruct):
             _ = self.f_boundary_order
             if hasattr(self, '_m_f_boundary_order'):
                 pass
-                self._m_f_boundary_order._fetch_instances()
+                for i in range(len(self._m_f_boundary_order)):
+                    pass
+                    self._m_f_boundary_order[i]._fetch_instances()
+
 
             _ = self.f_max_values
             if hasattr(self, '_m_f_max_values'):
                 pass
-                self._m_f_max_values._fetch_instances()
+                for i in range(len(self._m_f_max_values)):
+                    pass
+                    self._m_f_max_values[i]._fetch_instances()
+
 
             _ = self.f_min_values
             if hasattr(self, '_m_f_min_values'):
                 pass
-                self._m_f_min_values._fetch_instances()
+                for i in range(len(self._m_f_min_values)):
+                    pass
+                    self._m_f_min_values[i]._fetch_instances()
+
 
             _ = self.f_null_counts
             if hasattr(self, '_m_f_null_counts'):
                 pass
-                self._m_f_null_counts._fetch_instances()
+                for i in range(len(self._m_f_null_counts)):
+                    pass
+                    self._m_f_null_counts[i]._fetch_instances()
+
 
             _ = self.f_null_pages
             if hasattr(self, '_m_f_null_pages'):
                 pass
-                self._m_f_null_pages._fetch_instances()
+                for i in range(len(self._m_f_null_pages)):
+                    pass
+                    self._m_f_null_pages[i]._fetch_instances()
+
 
 
         @property
@@ -513,9 +582,9 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_boundary_order'):
                 return self._m_boundary_order
 
-            if self.f_boundary_order.found:
+            if self.f_boundary_order[-1].found >= 0:
                 pass
-                self._m_boundary_order = KaitaiStream.resolve_enum(Parquet.BoundaryOrder, self.f_boundary_order.field.value.int_value.value)
+                self._m_boundary_order = KaitaiStream.resolve_enum(Parquet.BoundaryOrder, self.raw.fields[self.f_boundary_order[-1].found].value.int_value.value)
 
             return getattr(self, '_m_boundary_order', None)
 
@@ -525,7 +594,10 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_f_boundary_order'):
                 return self._m_f_boundary_order
 
-            self._m_f_boundary_order = thrift_compact.ThriftCompact.FieldFinder(self.raw, 4, self._io)
+            self._m_f_boundary_order = []
+            for i in range(len(self.raw.fields)):
+                self._m_f_boundary_order.append(thrift_compact.ThriftCompact.FinderStep(i,  ((self.raw.fields[i].field_id == 4) and ((not (self.raw.fields[i].is_stop)))) , (-1 if i == 0 else self.f_boundary_order[i - 1].found), self._io))
+
             return getattr(self, '_m_f_boundary_order', None)
 
         @property
@@ -534,7 +606,10 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_f_max_values'):
                 return self._m_f_max_values
 
-            self._m_f_max_values = thrift_compact.ThriftCompact.FieldFinder(self.raw, 3, self._io)
+            self._m_f_max_values = []
+            for i in range(len(self.raw.fields)):
+                self._m_f_max_values.append(thrift_compact.ThriftCompact.FinderStep(i,  ((self.raw.fields[i].field_id == 3) and ((not (self.raw.fields[i].is_stop)))) , (-1 if i == 0 else self.f_max_values[i - 1].found), self._io))
+
             return getattr(self, '_m_f_max_values', None)
 
         @property
@@ -543,7 +618,10 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_f_min_values'):
                 return self._m_f_min_values
 
-            self._m_f_min_values = thrift_compact.ThriftCompact.FieldFinder(self.raw, 2, self._io)
+            self._m_f_min_values = []
+            for i in range(len(self.raw.fields)):
+                self._m_f_min_values.append(thrift_compact.ThriftCompact.FinderStep(i,  ((self.raw.fields[i].field_id == 2) and ((not (self.raw.fields[i].is_stop)))) , (-1 if i == 0 else self.f_min_values[i - 1].found), self._io))
+
             return getattr(self, '_m_f_min_values', None)
 
         @property
@@ -552,7 +630,10 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_f_null_counts'):
                 return self._m_f_null_counts
 
-            self._m_f_null_counts = thrift_compact.ThriftCompact.FieldFinder(self.raw, 5, self._io)
+            self._m_f_null_counts = []
+            for i in range(len(self.raw.fields)):
+                self._m_f_null_counts.append(thrift_compact.ThriftCompact.FinderStep(i,  ((self.raw.fields[i].field_id == 5) and ((not (self.raw.fields[i].is_stop)))) , (-1 if i == 0 else self.f_null_counts[i - 1].found), self._io))
+
             return getattr(self, '_m_f_null_counts', None)
 
         @property
@@ -561,7 +642,10 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_f_null_pages'):
                 return self._m_f_null_pages
 
-            self._m_f_null_pages = thrift_compact.ThriftCompact.FieldFinder(self.raw, 1, self._io)
+            self._m_f_null_pages = []
+            for i in range(len(self.raw.fields)):
+                self._m_f_null_pages.append(thrift_compact.ThriftCompact.FinderStep(i,  ((self.raw.fields[i].field_id == 1) and ((not (self.raw.fields[i].is_stop)))) , (-1 if i == 0 else self.f_null_pages[i - 1].found), self._io))
+
             return getattr(self, '_m_f_null_pages', None)
 
         @property
@@ -570,7 +654,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_num_pages'):
                 return self._m_num_pages
 
-            self._m_num_pages = (self.f_null_pages.field.value.list_value.num_elements if self.f_null_pages.found else 0)
+            self._m_num_pages = (self.raw.fields[self.f_null_pages[-1].found].value.list_value.num_elements if self.f_null_pages[-1].found >= 0 else 0)
             return getattr(self, '_m_num_pages', None)
 
 
@@ -592,37 +676,58 @@ class Parquet(KaitaiStruct):
             _ = self.f_bloom_filter_offset
             if hasattr(self, '_m_f_bloom_filter_offset'):
                 pass
-                self._m_f_bloom_filter_offset._fetch_instances()
+                for i in range(len(self._m_f_bloom_filter_offset)):
+                    pass
+                    self._m_f_bloom_filter_offset[i]._fetch_instances()
+
 
             _ = self.f_codec
             if hasattr(self, '_m_f_codec'):
                 pass
-                self._m_f_codec._fetch_instances()
+                for i in range(len(self._m_f_codec)):
+                    pass
+                    self._m_f_codec[i]._fetch_instances()
+
 
             _ = self.f_data_page_offset
             if hasattr(self, '_m_f_data_page_offset'):
                 pass
-                self._m_f_data_page_offset._fetch_instances()
+                for i in range(len(self._m_f_data_page_offset)):
+                    pass
+                    self._m_f_data_page_offset[i]._fetch_instances()
+
 
             _ = self.f_dictionary_page_offset
             if hasattr(self, '_m_f_dictionary_page_offset'):
                 pass
-                self._m_f_dictionary_page_offset._fetch_instances()
+                for i in range(len(self._m_f_dictionary_page_offset)):
+                    pass
+                    self._m_f_dictionary_page_offset[i]._fetch_instances()
+
 
             _ = self.f_num_values
             if hasattr(self, '_m_f_num_values'):
                 pass
-                self._m_f_num_values._fetch_instances()
+                for i in range(len(self._m_f_num_values)):
+                    pass
+                    self._m_f_num_values[i]._fetch_instances()
+
 
             _ = self.f_total_compressed_size
             if hasattr(self, '_m_f_total_compressed_size'):
                 pass
-                self._m_f_total_compressed_size._fetch_instances()
+                for i in range(len(self._m_f_total_compressed_size)):
+                    pass
+                    self._m_f_total_compressed_size[i]._fetch_instances()
+
 
             _ = self.f_type
             if hasattr(self, '_m_f_type'):
                 pass
-                self._m_f_type._fetch_instances()
+                for i in range(len(self._m_f_type)):
+                    pass
+                    self._m_f_type[i]._fetch_instances()
+
 
 
         @property
@@ -631,7 +736,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_bloom_filter_offset'):
                 return self._m_bloom_filter_offset
 
-            self._m_bloom_filter_offset = (self.f_bloom_filter_offset.field.value.int_value.value if self.has_bloom_filter else 0)
+            self._m_bloom_filter_offset = (self.s.fields[self.f_bloom_filter_offset[-1].found].value.int_value.value if self.has_bloom_filter else 0)
             return getattr(self, '_m_bloom_filter_offset', None)
 
         @property
@@ -640,9 +745,9 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_codec'):
                 return self._m_codec
 
-            if self.f_codec.found:
+            if self.f_codec[-1].found >= 0:
                 pass
-                self._m_codec = KaitaiStream.resolve_enum(Parquet.CompressionCodec, self.f_codec.field.value.int_value.value)
+                self._m_codec = KaitaiStream.resolve_enum(Parquet.CompressionCodec, self.s.fields[self.f_codec[-1].found].value.int_value.value)
 
             return getattr(self, '_m_codec', None)
 
@@ -652,7 +757,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_data_page_offset'):
                 return self._m_data_page_offset
 
-            self._m_data_page_offset = self.f_data_page_offset.field.value.int_value.value
+            self._m_data_page_offset = self.s.fields[self.f_data_page_offset[-1].found].value.int_value.value
             return getattr(self, '_m_data_page_offset', None)
 
         @property
@@ -661,7 +766,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_dictionary_page_offset'):
                 return self._m_dictionary_page_offset
 
-            self._m_dictionary_page_offset = (self.f_dictionary_page_offset.field.value.int_value.value if self.f_dictionary_page_offset.found else -1)
+            self._m_dictionary_page_offset = (self.s.fields[self.f_dictionary_page_offset[-1].found].value.int_value.value if self.f_dictionary_page_offset[-1].found >= 0 else -1)
             return getattr(self, '_m_dictionary_page_offset', None)
 
         @property
@@ -670,7 +775,10 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_f_bloom_filter_offset'):
                 return self._m_f_bloom_filter_offset
 
-            self._m_f_bloom_filter_offset = thrift_compact.ThriftCompact.FieldFinder(self.s, 14, self._io)
+            self._m_f_bloom_filter_offset = []
+            for i in range(len(self.s.fields)):
+                self._m_f_bloom_filter_offset.append(thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 14) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_bloom_filter_offset[i - 1].found), self._io))
+
             return getattr(self, '_m_f_bloom_filter_offset', None)
 
         @property
@@ -679,7 +787,10 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_f_codec'):
                 return self._m_f_codec
 
-            self._m_f_codec = thrift_compact.ThriftCompact.FieldFinder(self.s, 4, self._io)
+            self._m_f_codec = []
+            for i in range(len(self.s.fields)):
+                self._m_f_codec.append(thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 4) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_codec[i - 1].found), self._io))
+
             return getattr(self, '_m_f_codec', None)
 
         @property
@@ -688,7 +799,10 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_f_data_page_offset'):
                 return self._m_f_data_page_offset
 
-            self._m_f_data_page_offset = thrift_compact.ThriftCompact.FieldFinder(self.s, 9, self._io)
+            self._m_f_data_page_offset = []
+            for i in range(len(self.s.fields)):
+                self._m_f_data_page_offset.append(thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 9) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_data_page_offset[i - 1].found), self._io))
+
             return getattr(self, '_m_f_data_page_offset', None)
 
         @property
@@ -697,7 +811,10 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_f_dictionary_page_offset'):
                 return self._m_f_dictionary_page_offset
 
-            self._m_f_dictionary_page_offset = thrift_compact.ThriftCompact.FieldFinder(self.s, 11, self._io)
+            self._m_f_dictionary_page_offset = []
+            for i in range(len(self.s.fields)):
+                self._m_f_dictionary_page_offset.append(thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 11) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_dictionary_page_offset[i - 1].found), self._io))
+
             return getattr(self, '_m_f_dictionary_page_offset', None)
 
         @property
@@ -706,7 +823,10 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_f_num_values'):
                 return self._m_f_num_values
 
-            self._m_f_num_values = thrift_compact.ThriftCompact.FieldFinder(self.s, 5, self._io)
+            self._m_f_num_values = []
+            for i in range(len(self.s.fields)):
+                self._m_f_num_values.append(thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 5) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_num_values[i - 1].found), self._io))
+
             return getattr(self, '_m_f_num_values', None)
 
         @property
@@ -715,7 +835,10 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_f_total_compressed_size'):
                 return self._m_f_total_compressed_size
 
-            self._m_f_total_compressed_size = thrift_compact.ThriftCompact.FieldFinder(self.s, 7, self._io)
+            self._m_f_total_compressed_size = []
+            for i in range(len(self.s.fields)):
+                self._m_f_total_compressed_size.append(thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 7) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_total_compressed_size[i - 1].found), self._io))
+
             return getattr(self, '_m_f_total_compressed_size', None)
 
         @property
@@ -724,7 +847,10 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_f_type'):
                 return self._m_f_type
 
-            self._m_f_type = thrift_compact.ThriftCompact.FieldFinder(self.s, 1, self._io)
+            self._m_f_type = []
+            for i in range(len(self.s.fields)):
+                self._m_f_type.append(thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 1) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_type[i - 1].found), self._io))
+
             return getattr(self, '_m_f_type', None)
 
         @property
@@ -733,7 +859,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_has_bloom_filter'):
                 return self._m_has_bloom_filter
 
-            self._m_has_bloom_filter = self.f_bloom_filter_offset.found
+            self._m_has_bloom_filter = self.f_bloom_filter_offset[-1].found >= 0
             return getattr(self, '_m_has_bloom_filter', None)
 
         @property
@@ -742,9 +868,9 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_num_values'):
                 return self._m_num_values
 
-            if self.f_num_values.found:
+            if self.f_num_values[-1].found >= 0:
                 pass
-                self._m_num_values = self.f_num_values.field.value.int_value.value
+                self._m_num_values = self.s.fields[self.f_num_values[-1].found].value.int_value.value
 
             return getattr(self, '_m_num_values', None)
 
@@ -763,7 +889,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_total_compressed_size'):
                 return self._m_total_compressed_size
 
-            self._m_total_compressed_size = self.f_total_compressed_size.field.value.int_value.value
+            self._m_total_compressed_size = self.s.fields[self.f_total_compressed_size[-1].found].value.int_value.value
             return getattr(self, '_m_total_compressed_size', None)
 
         @property
@@ -772,9 +898,9 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_type'):
                 return self._m_type
 
-            if self.f_type.found:
+            if self.f_type[-1].found >= 0:
                 pass
-                self._m_type = KaitaiStream.resolve_enum(Parquet.PhysicalType, self.f_type.field.value.int_value.value)
+                self._m_type = KaitaiStream.resolve_enum(Parquet.PhysicalType, self.s.fields[self.f_type[-1].found].value.int_value.value)
 
             return getattr(self, '_m_type', None)
 
@@ -797,37 +923,58 @@ class Parquet(KaitaiStruct):
             _ = self.f_definition_levels_byte_length
             if hasattr(self, '_m_f_definition_levels_byte_length'):
                 pass
-                self._m_f_definition_levels_byte_length._fetch_instances()
+                for i in range(len(self._m_f_definition_levels_byte_length)):
+                    pass
+                    self._m_f_definition_levels_byte_length[i]._fetch_instances()
+
 
             _ = self.f_encoding
             if hasattr(self, '_m_f_encoding'):
                 pass
-                self._m_f_encoding._fetch_instances()
+                for i in range(len(self._m_f_encoding)):
+                    pass
+                    self._m_f_encoding[i]._fetch_instances()
+
 
             _ = self.f_is_compressed
             if hasattr(self, '_m_f_is_compressed'):
                 pass
-                self._m_f_is_compressed._fetch_instances()
+                for i in range(len(self._m_f_is_compressed)):
+                    pass
+                    self._m_f_is_compressed[i]._fetch_instances()
+
 
             _ = self.f_num_nulls
             if hasattr(self, '_m_f_num_nulls'):
                 pass
-                self._m_f_num_nulls._fetch_instances()
+                for i in range(len(self._m_f_num_nulls)):
+                    pass
+                    self._m_f_num_nulls[i]._fetch_instances()
+
 
             _ = self.f_num_rows
             if hasattr(self, '_m_f_num_rows'):
                 pass
-                self._m_f_num_rows._fetch_instances()
+                for i in range(len(self._m_f_num_rows)):
+                    pass
+                    self._m_f_num_rows[i]._fetch_instances()
+
 
             _ = self.f_num_values
             if hasattr(self, '_m_f_num_values'):
                 pass
-                self._m_f_num_values._fetch_instances()
+                for i in range(len(self._m_f_num_values)):
+                    pass
+                    self._m_f_num_values[i]._fetch_instances()
+
 
             _ = self.f_repetition_levels_byte_length
             if hasattr(self, '_m_f_repetition_levels_byte_length'):
                 pass
-                self._m_f_repetition_levels_byte_length._fetch_instances()
+                for i in range(len(self._m_f_repetition_levels_byte_length)):
+                    pass
+                    self._m_f_repetition_levels_byte_length[i]._fetch_instances()
+
 
 
         @property
@@ -836,7 +983,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_definition_levels_byte_length'):
                 return self._m_definition_levels_byte_length
 
-            self._m_definition_levels_byte_length = self.f_definition_levels_byte_length.field.value.int_value.value
+            self._m_definition_levels_byte_length = self.s.fields[self.f_definition_levels_byte_length[-1].found].value.int_value.value
             return getattr(self, '_m_definition_levels_byte_length', None)
 
         @property
@@ -845,7 +992,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_encoding'):
                 return self._m_encoding
 
-            self._m_encoding = KaitaiStream.resolve_enum(Parquet.Encoding, self.f_encoding.field.value.int_value.value)
+            self._m_encoding = KaitaiStream.resolve_enum(Parquet.Encoding, self.s.fields[self.f_encoding[-1].found].value.int_value.value)
             return getattr(self, '_m_encoding', None)
 
         @property
@@ -854,7 +1001,10 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_f_definition_levels_byte_length'):
                 return self._m_f_definition_levels_byte_length
 
-            self._m_f_definition_levels_byte_length = thrift_compact.ThriftCompact.FieldFinder(self.s, 5, self._io)
+            self._m_f_definition_levels_byte_length = []
+            for i in range(len(self.s.fields)):
+                self._m_f_definition_levels_byte_length.append(thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 5) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_definition_levels_byte_length[i - 1].found), self._io))
+
             return getattr(self, '_m_f_definition_levels_byte_length', None)
 
         @property
@@ -863,7 +1013,10 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_f_encoding'):
                 return self._m_f_encoding
 
-            self._m_f_encoding = thrift_compact.ThriftCompact.FieldFinder(self.s, 4, self._io)
+            self._m_f_encoding = []
+            for i in range(len(self.s.fields)):
+                self._m_f_encoding.append(thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 4) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_encoding[i - 1].found), self._io))
+
             return getattr(self, '_m_f_encoding', None)
 
         @property
@@ -872,7 +1025,10 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_f_is_compressed'):
                 return self._m_f_is_compressed
 
-            self._m_f_is_compressed = thrift_compact.ThriftCompact.FieldFinder(self.s, 7, self._io)
+            self._m_f_is_compressed = []
+            for i in range(len(self.s.fields)):
+                self._m_f_is_compressed.append(thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 7) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_is_compressed[i - 1].found), self._io))
+
             return getattr(self, '_m_f_is_compressed', None)
 
         @property
@@ -881,7 +1037,10 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_f_num_nulls'):
                 return self._m_f_num_nulls
 
-            self._m_f_num_nulls = thrift_compact.ThriftCompact.FieldFinder(self.s, 2, self._io)
+            self._m_f_num_nulls = []
+            for i in range(len(self.s.fields)):
+                self._m_f_num_nulls.append(thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 2) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_num_nulls[i - 1].found), self._io))
+
             return getattr(self, '_m_f_num_nulls', None)
 
         @property
@@ -890,7 +1049,10 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_f_num_rows'):
                 return self._m_f_num_rows
 
-            self._m_f_num_rows = thrift_compact.ThriftCompact.FieldFinder(self.s, 3, self._io)
+            self._m_f_num_rows = []
+            for i in range(len(self.s.fields)):
+                self._m_f_num_rows.append(thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 3) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_num_rows[i - 1].found), self._io))
+
             return getattr(self, '_m_f_num_rows', None)
 
         @property
@@ -899,7 +1061,10 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_f_num_values'):
                 return self._m_f_num_values
 
-            self._m_f_num_values = thrift_compact.ThriftCompact.FieldFinder(self.s, 1, self._io)
+            self._m_f_num_values = []
+            for i in range(len(self.s.fields)):
+                self._m_f_num_values.append(thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 1) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_num_values[i - 1].found), self._io))
+
             return getattr(self, '_m_f_num_values', None)
 
         @property
@@ -908,7 +1073,10 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_f_repetition_levels_byte_length'):
                 return self._m_f_repetition_levels_byte_length
 
-            self._m_f_repetition_levels_byte_length = thrift_compact.ThriftCompact.FieldFinder(self.s, 6, self._io)
+            self._m_f_repetition_levels_byte_length = []
+            for i in range(len(self.s.fields)):
+                self._m_f_repetition_levels_byte_length.append(thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 6) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_repetition_levels_byte_length[i - 1].found), self._io))
+
             return getattr(self, '_m_f_repetition_levels_byte_length', None)
 
         @property
@@ -917,7 +1085,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_is_compressed'):
                 return self._m_is_compressed
 
-            self._m_is_compressed = (self.f_is_compressed.field.bool_value if self.f_is_compressed.found else True)
+            self._m_is_compressed = (self.s.fields[self.f_is_compressed[-1].found].bool_value if self.f_is_compressed[-1].found >= 0 else True)
             return getattr(self, '_m_is_compressed', None)
 
         @property
@@ -926,7 +1094,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_num_nulls'):
                 return self._m_num_nulls
 
-            self._m_num_nulls = self.f_num_nulls.field.value.int_value.value
+            self._m_num_nulls = self.s.fields[self.f_num_nulls[-1].found].value.int_value.value
             return getattr(self, '_m_num_nulls', None)
 
         @property
@@ -935,7 +1103,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_num_rows'):
                 return self._m_num_rows
 
-            self._m_num_rows = self.f_num_rows.field.value.int_value.value
+            self._m_num_rows = self.s.fields[self.f_num_rows[-1].found].value.int_value.value
             return getattr(self, '_m_num_rows', None)
 
         @property
@@ -944,7 +1112,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_num_values'):
                 return self._m_num_values
 
-            self._m_num_values = self.f_num_values.field.value.int_value.value
+            self._m_num_values = self.s.fields[self.f_num_values[-1].found].value.int_value.value
             return getattr(self, '_m_num_values', None)
 
         @property
@@ -953,7 +1121,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_repetition_levels_byte_length'):
                 return self._m_repetition_levels_byte_length
 
-            self._m_repetition_levels_byte_length = self.f_repetition_levels_byte_length.field.value.int_value.value
+            self._m_repetition_levels_byte_length = self.s.fields[self.f_repetition_levels_byte_length[-1].found].value.int_value.value
             return getattr(self, '_m_repetition_levels_byte_length', None)
 
 
@@ -975,22 +1143,34 @@ class Parquet(KaitaiStruct):
             _ = self.f_definition_level_encoding
             if hasattr(self, '_m_f_definition_level_encoding'):
                 pass
-                self._m_f_definition_level_encoding._fetch_instances()
+                for i in range(len(self._m_f_definition_level_encoding)):
+                    pass
+                    self._m_f_definition_level_encoding[i]._fetch_instances()
+
 
             _ = self.f_encoding
             if hasattr(self, '_m_f_encoding'):
                 pass
-                self._m_f_encoding._fetch_instances()
+                for i in range(len(self._m_f_encoding)):
+                    pass
+                    self._m_f_encoding[i]._fetch_instances()
+
 
             _ = self.f_num_values
             if hasattr(self, '_m_f_num_values'):
                 pass
-                self._m_f_num_values._fetch_instances()
+                for i in range(len(self._m_f_num_values)):
+                    pass
+                    self._m_f_num_values[i]._fetch_instances()
+
 
             _ = self.f_repetition_level_encoding
             if hasattr(self, '_m_f_repetition_level_encoding'):
                 pass
-                self._m_f_repetition_level_encoding._fetch_instances()
+                for i in range(len(self._m_f_repetition_level_encoding)):
+                    pass
+                    self._m_f_repetition_level_encoding[i]._fetch_instances()
+
 
 
         @property
@@ -999,7 +1179,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_definition_level_encoding'):
                 return self._m_definition_level_encoding
 
-            self._m_definition_level_encoding = KaitaiStream.resolve_enum(Parquet.Encoding, self.f_definition_level_encoding.field.value.int_value.value)
+            self._m_definition_level_encoding = KaitaiStream.resolve_enum(Parquet.Encoding, self.s.fields[self.f_definition_level_encoding[-1].found].value.int_value.value)
             return getattr(self, '_m_definition_level_encoding', None)
 
         @property
@@ -1008,7 +1188,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_encoding'):
                 return self._m_encoding
 
-            self._m_encoding = KaitaiStream.resolve_enum(Parquet.Encoding, self.f_encoding.field.value.int_value.value)
+            self._m_encoding = KaitaiStream.resolve_enum(Parquet.Encoding, self.s.fields[self.f_encoding[-1].found].value.int_value.value)
             return getattr(self, '_m_encoding', None)
 
         @property
@@ -1017,7 +1197,10 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_f_definition_level_encoding'):
                 return self._m_f_definition_level_encoding
 
-            self._m_f_definition_level_encoding = thrift_compact.ThriftCompact.FieldFinder(self.s, 3, self._io)
+            self._m_f_definition_level_encoding = []
+            for i in range(len(self.s.fields)):
+                self._m_f_definition_level_encoding.append(thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 3) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_definition_level_encoding[i - 1].found), self._io))
+
             return getattr(self, '_m_f_definition_level_encoding', None)
 
         @property
@@ -1026,7 +1209,10 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_f_encoding'):
                 return self._m_f_encoding
 
-            self._m_f_encoding = thrift_compact.ThriftCompact.FieldFinder(self.s, 2, self._io)
+            self._m_f_encoding = []
+            for i in range(len(self.s.fields)):
+                self._m_f_encoding.append(thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 2) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_encoding[i - 1].found), self._io))
+
             return getattr(self, '_m_f_encoding', None)
 
         @property
@@ -1035,7 +1221,10 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_f_num_values'):
                 return self._m_f_num_values
 
-            self._m_f_num_values = thrift_compact.ThriftCompact.FieldFinder(self.s, 1, self._io)
+            self._m_f_num_values = []
+            for i in range(len(self.s.fields)):
+                self._m_f_num_values.append(thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 1) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_num_values[i - 1].found), self._io))
+
             return getattr(self, '_m_f_num_values', None)
 
         @property
@@ -1044,7 +1233,10 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_f_repetition_level_encoding'):
                 return self._m_f_repetition_level_encoding
 
-            self._m_f_repetition_level_encoding = thrift_compact.ThriftCompact.FieldFinder(self.s, 4, self._io)
+            self._m_f_repetition_level_encoding = []
+            for i in range(len(self.s.fields)):
+                self._m_f_repetition_level_encoding.append(thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 4) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_repetition_level_encoding[i - 1].found), self._io))
+
             return getattr(self, '_m_f_repetition_level_encoding', None)
 
         @property
@@ -1053,7 +1245,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_num_values'):
                 return self._m_num_values
 
-            self._m_num_values = self.f_num_values.field.value.int_value.value
+            self._m_num_values = self.s.fields[self.f_num_values[-1].found].value.int_value.value
             return getattr(self, '_m_num_values', None)
 
         @property
@@ -1062,7 +1254,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_repetition_level_encoding'):
                 return self._m_repetition_level_encoding
 
-            self._m_repetition_level_encoding = KaitaiStream.resolve_enum(Parquet.Encoding, self.f_repetition_level_encoding.field.value.int_value.value)
+            self._m_repetition_level_encoding = KaitaiStream.resolve_enum(Parquet.Encoding, self.s.fields[self.f_repetition_level_encoding[-1].found].value.int_value.value)
             return getattr(self, '_m_repetition_level_encoding', None)
 
 
@@ -1084,12 +1276,18 @@ class Parquet(KaitaiStruct):
             _ = self.f_encoding
             if hasattr(self, '_m_f_encoding'):
                 pass
-                self._m_f_encoding._fetch_instances()
+                for i in range(len(self._m_f_encoding)):
+                    pass
+                    self._m_f_encoding[i]._fetch_instances()
+
 
             _ = self.f_num_values
             if hasattr(self, '_m_f_num_values'):
                 pass
-                self._m_f_num_values._fetch_instances()
+                for i in range(len(self._m_f_num_values)):
+                    pass
+                    self._m_f_num_values[i]._fetch_instances()
+
 
 
         @property
@@ -1098,7 +1296,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_encoding'):
                 return self._m_encoding
 
-            self._m_encoding = KaitaiStream.resolve_enum(Parquet.Encoding, self.f_encoding.field.value.int_value.value)
+            self._m_encoding = KaitaiStream.resolve_enum(Parquet.Encoding, self.s.fields[self.f_encoding[-1].found].value.int_value.value)
             return getattr(self, '_m_encoding', None)
 
         @property
@@ -1107,7 +1305,10 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_f_encoding'):
                 return self._m_f_encoding
 
-            self._m_f_encoding = thrift_compact.ThriftCompact.FieldFinder(self.s, 2, self._io)
+            self._m_f_encoding = []
+            for i in range(len(self.s.fields)):
+                self._m_f_encoding.append(thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 2) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_encoding[i - 1].found), self._io))
+
             return getattr(self, '_m_f_encoding', None)
 
         @property
@@ -1116,7 +1317,10 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_f_num_values'):
                 return self._m_f_num_values
 
-            self._m_f_num_values = thrift_compact.ThriftCompact.FieldFinder(self.s, 1, self._io)
+            self._m_f_num_values = []
+            for i in range(len(self.s.fields)):
+                self._m_f_num_values.append(thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 1) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_num_values[i - 1].found), self._io))
+
             return getattr(self, '_m_f_num_values', None)
 
         @property
@@ -1125,7 +1329,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_num_values'):
                 return self._m_num_values
 
-            self._m_num_values = self.f_num_values.field.value.int_value.value
+            self._m_num_values = self.s.fields[self.f_num_values[-1].found].value.int_value.value
             return getattr(self, '_m_num_values', None)
 
 
@@ -1147,27 +1351,42 @@ class Parquet(KaitaiStruct):
             _ = self.f_created_by
             if hasattr(self, '_m_f_created_by'):
                 pass
-                self._m_f_created_by._fetch_instances()
+                for i in range(len(self._m_f_created_by)):
+                    pass
+                    self._m_f_created_by[i]._fetch_instances()
+
 
             _ = self.f_num_rows
             if hasattr(self, '_m_f_num_rows'):
                 pass
-                self._m_f_num_rows._fetch_instances()
+                for i in range(len(self._m_f_num_rows)):
+                    pass
+                    self._m_f_num_rows[i]._fetch_instances()
+
 
             _ = self.f_row_groups
             if hasattr(self, '_m_f_row_groups'):
                 pass
-                self._m_f_row_groups._fetch_instances()
+                for i in range(len(self._m_f_row_groups)):
+                    pass
+                    self._m_f_row_groups[i]._fetch_instances()
+
 
             _ = self.f_schema
             if hasattr(self, '_m_f_schema'):
                 pass
-                self._m_f_schema._fetch_instances()
+                for i in range(len(self._m_f_schema)):
+                    pass
+                    self._m_f_schema[i]._fetch_instances()
+
 
             _ = self.f_version
             if hasattr(self, '_m_f_version'):
                 pass
-                self._m_f_version._fetch_instances()
+                for i in range(len(self._m_f_version)):
+                    pass
+                    self._m_f_version[i]._fetch_instances()
+
 
             _ = self.row_groups
             if hasattr(self, '_m_row_groups'):
@@ -1184,9 +1403,9 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_created_by'):
                 return self._m_created_by
 
-            if self.f_created_by.found:
+            if self.f_created_by[-1].found >= 0:
                 pass
-                self._m_created_by = (self.f_created_by.field.value.binary_value.data).decode(u"UTF-8")
+                self._m_created_by = (self.s.fields[self.f_created_by[-1].found].value.binary_value.data).decode(u"UTF-8")
 
             return getattr(self, '_m_created_by', None)
 
@@ -1196,7 +1415,10 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_f_created_by'):
                 return self._m_f_created_by
 
-            self._m_f_created_by = thrift_compact.ThriftCompact.FieldFinder(self.s, 6, self._io)
+            self._m_f_created_by = []
+            for i in range(len(self.s.fields)):
+                self._m_f_created_by.append(thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 6) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_created_by[i - 1].found), self._io))
+
             return getattr(self, '_m_f_created_by', None)
 
         @property
@@ -1205,7 +1427,10 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_f_num_rows'):
                 return self._m_f_num_rows
 
-            self._m_f_num_rows = thrift_compact.ThriftCompact.FieldFinder(self.s, 3, self._io)
+            self._m_f_num_rows = []
+            for i in range(len(self.s.fields)):
+                self._m_f_num_rows.append(thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 3) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_num_rows[i - 1].found), self._io))
+
             return getattr(self, '_m_f_num_rows', None)
 
         @property
@@ -1214,7 +1439,10 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_f_row_groups'):
                 return self._m_f_row_groups
 
-            self._m_f_row_groups = thrift_compact.ThriftCompact.FieldFinder(self.s, 4, self._io)
+            self._m_f_row_groups = []
+            for i in range(len(self.s.fields)):
+                self._m_f_row_groups.append(thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 4) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_row_groups[i - 1].found), self._io))
+
             return getattr(self, '_m_f_row_groups', None)
 
         @property
@@ -1223,7 +1451,10 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_f_schema'):
                 return self._m_f_schema
 
-            self._m_f_schema = thrift_compact.ThriftCompact.FieldFinder(self.s, 2, self._io)
+            self._m_f_schema = []
+            for i in range(len(self.s.fields)):
+                self._m_f_schema.append(thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 2) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_schema[i - 1].found), self._io))
+
             return getattr(self, '_m_f_schema', None)
 
         @property
@@ -1232,7 +1463,10 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_f_version'):
                 return self._m_f_version
 
-            self._m_f_version = thrift_compact.ThriftCompact.FieldFinder(self.s, 1, self._io)
+            self._m_f_version = []
+            for i in range(len(self.s.fields)):
+                self._m_f_version.append(thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 1) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_version[i - 1].found), self._io))
+
             return getattr(self, '_m_f_version', None)
 
         @property
@@ -1241,7 +1475,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_num_row_groups'):
                 return self._m_num_row_groups
 
-            self._m_num_row_groups = (self.f_row_groups.field.value.list_value.num_elements if self.f_row_groups.found else 0)
+            self._m_num_row_groups = (self.s.fields[self.f_row_groups[-1].found].value.list_value.num_elements if self.f_row_groups[-1].found >= 0 else 0)
             return getattr(self, '_m_num_row_groups', None)
 
         @property
@@ -1250,9 +1484,9 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_num_rows'):
                 return self._m_num_rows
 
-            if self.f_num_rows.found:
+            if self.f_num_rows[-1].found >= 0:
                 pass
-                self._m_num_rows = self.f_num_rows.field.value.int_value.value
+                self._m_num_rows = self.s.fields[self.f_num_rows[-1].found].value.int_value.value
 
             return getattr(self, '_m_num_rows', None)
 
@@ -1262,7 +1496,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_num_schema_elements'):
                 return self._m_num_schema_elements
 
-            self._m_num_schema_elements = (self.f_schema.field.value.list_value.num_elements if self.f_schema.found else 0)
+            self._m_num_schema_elements = (self.s.fields[self.f_schema[-1].found].value.list_value.num_elements if self.f_schema[-1].found >= 0 else 0)
             return getattr(self, '_m_num_schema_elements', None)
 
         @property
@@ -1273,7 +1507,7 @@ class Parquet(KaitaiStruct):
 
             self._m_row_groups = []
             for i in range(self.num_row_groups):
-                self._m_row_groups.append(Parquet.RowGroupView(self.f_row_groups.field.value.list_value.elements[i].struct_value, self._io, self, self._root))
+                self._m_row_groups.append(Parquet.RowGroupView(self.s.fields[self.f_row_groups[-1].found].value.list_value.elements[i].struct_value, self._io, self, self._root))
 
             return getattr(self, '_m_row_groups', None)
 
@@ -1283,9 +1517,9 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_version'):
                 return self._m_version
 
-            if self.f_version.found:
+            if self.f_version[-1].found >= 0:
                 pass
-                self._m_version = self.f_version.field.value.int_value.value
+                self._m_version = self.s.fields[self.f_version[-1].found].value.int_value.value
 
             return getattr(self, '_m_version', None)
 
@@ -1350,7 +1584,10 @@ class Parquet(KaitaiStruct):
             _ = self.f_page_locations
             if hasattr(self, '_m_f_page_locations'):
                 pass
-                self._m_f_page_locations._fetch_instances()
+                for i in range(len(self._m_f_page_locations)):
+                    pass
+                    self._m_f_page_locations[i]._fetch_instances()
+
 
             _ = self.page_locations
             if hasattr(self, '_m_page_locations'):
@@ -1367,7 +1604,10 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_f_page_locations'):
                 return self._m_f_page_locations
 
-            self._m_f_page_locations = thrift_compact.ThriftCompact.FieldFinder(self.raw, 1, self._io)
+            self._m_f_page_locations = []
+            for i in range(len(self.raw.fields)):
+                self._m_f_page_locations.append(thrift_compact.ThriftCompact.FinderStep(i,  ((self.raw.fields[i].field_id == 1) and ((not (self.raw.fields[i].is_stop)))) , (-1 if i == 0 else self.f_page_locations[i - 1].found), self._io))
+
             return getattr(self, '_m_f_page_locations', None)
 
         @property
@@ -1376,7 +1616,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_num_pages'):
                 return self._m_num_pages
 
-            self._m_num_pages = (self.f_page_locations.field.value.list_value.num_elements if self.f_page_locations.found else 0)
+            self._m_num_pages = (self.raw.fields[self.f_page_locations[-1].found].value.list_value.num_elements if self.f_page_locations[-1].found >= 0 else 0)
             return getattr(self, '_m_num_pages', None)
 
         @property
@@ -1387,7 +1627,7 @@ class Parquet(KaitaiStruct):
 
             self._m_page_locations = []
             for i in range(self.num_pages):
-                self._m_page_locations.append(Parquet.PageLocationView(self.f_page_locations.field.value.list_value.elements[i].struct_value, self._io, self, self._root))
+                self._m_page_locations.append(Parquet.PageLocationView(self.raw.fields[self.f_page_locations[-1].found].value.list_value.elements[i].struct_value, self._io, self, self._root))
 
             return getattr(self, '_m_page_locations', None)
 
@@ -1457,37 +1697,58 @@ class Parquet(KaitaiStruct):
             _ = self.f_compressed_page_size
             if hasattr(self, '_m_f_compressed_page_size'):
                 pass
-                self._m_f_compressed_page_size._fetch_instances()
+                for i in range(len(self._m_f_compressed_page_size)):
+                    pass
+                    self._m_f_compressed_page_size[i]._fetch_instances()
+
 
             _ = self.f_crc
             if hasattr(self, '_m_f_crc'):
                 pass
-                self._m_f_crc._fetch_instances()
+                for i in range(len(self._m_f_crc)):
+                    pass
+                    self._m_f_crc[i]._fetch_instances()
+
 
             _ = self.f_data_page_header
             if hasattr(self, '_m_f_data_page_header'):
                 pass
-                self._m_f_data_page_header._fetch_instances()
+                for i in range(len(self._m_f_data_page_header)):
+                    pass
+                    self._m_f_data_page_header[i]._fetch_instances()
+
 
             _ = self.f_data_page_header_v2
             if hasattr(self, '_m_f_data_page_header_v2'):
                 pass
-                self._m_f_data_page_header_v2._fetch_instances()
+                for i in range(len(self._m_f_data_page_header_v2)):
+                    pass
+                    self._m_f_data_page_header_v2[i]._fetch_instances()
+
 
             _ = self.f_dictionary_page_header
             if hasattr(self, '_m_f_dictionary_page_header'):
                 pass
-                self._m_f_dictionary_page_header._fetch_instances()
+                for i in range(len(self._m_f_dictionary_page_header)):
+                    pass
+                    self._m_f_dictionary_page_header[i]._fetch_instances()
+
 
             _ = self.f_type
             if hasattr(self, '_m_f_type'):
                 pass
-                self._m_f_type._fetch_instances()
+                for i in range(len(self._m_f_type)):
+                    pass
+                    self._m_f_type[i]._fetch_instances()
+
 
             _ = self.f_uncompressed_page_size
             if hasattr(self, '_m_f_uncompressed_page_size'):
                 pass
-                self._m_f_uncompressed_page_size._fetch_instances()
+                for i in range(len(self._m_f_uncompressed_page_size)):
+                    pass
+                    self._m_f_uncompressed_page_size[i]._fetch_instances()
+
 
 
         @property
@@ -1496,7 +1757,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_compressed_page_size'):
                 return self._m_compressed_page_size
 
-            self._m_compressed_page_size = self.f_compressed_page_size.field.value.int_value.value
+            self._m_compressed_page_size = self.s.fields[self.f_compressed_page_size[-1].found].value.int_value.value
             return getattr(self, '_m_compressed_page_size', None)
 
         @property
@@ -1505,9 +1766,9 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_crc'):
                 return self._m_crc
 
-            if self.f_crc.found:
+            if self.f_crc[-1].found >= 0:
                 pass
-                self._m_crc = self.f_crc.field.value.int_value.value
+                self._m_crc = self.s.fields[self.f_crc[-1].found].value.int_value.value
 
             return getattr(self, '_m_crc', None)
 
@@ -1517,9 +1778,9 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_data_page_header'):
                 return self._m_data_page_header
 
-            if self.f_data_page_header.found:
+            if self.f_data_page_header[-1].found >= 0:
                 pass
-                self._m_data_page_header = Parquet.DataPageHeaderView(self.f_data_page_header.field.value.struct_value, self._io, self, self._root)
+                self._m_data_page_header = Parquet.DataPageHeaderView(self.s.fields[self.f_data_page_header[-1].found].value.struct_value, self._io, self, self._root)
 
             return getattr(self, '_m_data_page_header', None)
 
@@ -1529,9 +1790,9 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_data_page_header_v2'):
                 return self._m_data_page_header_v2
 
-            if self.f_data_page_header_v2.found:
+            if self.f_data_page_header_v2[-1].found >= 0:
                 pass
-                self._m_data_page_header_v2 = Parquet.DataPageHeaderV2View(self.f_data_page_header_v2.field.value.struct_value, self._io, self, self._root)
+                self._m_data_page_header_v2 = Parquet.DataPageHeaderV2View(self.s.fields[self.f_data_page_header_v2[-1].found].value.struct_value, self._io, self, self._root)
 
             return getattr(self, '_m_data_page_header_v2', None)
 
@@ -1541,9 +1802,9 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_dictionary_page_header'):
                 return self._m_dictionary_page_header
 
-            if self.f_dictionary_page_header.found:
+            if self.f_dictionary_page_header[-1].found >= 0:
                 pass
-                self._m_dictionary_page_header = Parquet.DictionaryPageHeaderView(self.f_dictionary_page_header.field.value.struct_value, self._io, self, self._root)
+                self._m_dictionary_page_header = Parquet.DictionaryPageHeaderView(self.s.fields[self.f_dictionary_page_header[-1].found].value.struct_value, self._io, self, self._root)
 
             return getattr(self, '_m_dictionary_page_header', None)
 
@@ -1553,7 +1814,10 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_f_compressed_page_size'):
                 return self._m_f_compressed_page_size
 
-            self._m_f_compressed_page_size = thrift_compact.ThriftCompact.FieldFinder(self.s, 3, self._io)
+            self._m_f_compressed_page_size = []
+            for i in range(len(self.s.fields)):
+                self._m_f_compressed_page_size.append(thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 3) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_compressed_page_size[i - 1].found), self._io))
+
             return getattr(self, '_m_f_compressed_page_size', None)
 
         @property
@@ -1562,7 +1826,10 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_f_crc'):
                 return self._m_f_crc
 
-            self._m_f_crc = thrift_compact.ThriftCompact.FieldFinder(self.s, 4, self._io)
+            self._m_f_crc = []
+            for i in range(len(self.s.fields)):
+                self._m_f_crc.append(thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 4) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_crc[i - 1].found), self._io))
+
             return getattr(self, '_m_f_crc', None)
 
         @property
@@ -1571,7 +1838,10 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_f_data_page_header'):
                 return self._m_f_data_page_header
 
-            self._m_f_data_page_header = thrift_compact.ThriftCompact.FieldFinder(self.s, 5, self._io)
+            self._m_f_data_page_header = []
+            for i in range(len(self.s.fields)):
+                self._m_f_data_page_header.append(thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 5) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_data_page_header[i - 1].found), self._io))
+
             return getattr(self, '_m_f_data_page_header', None)
 
         @property
@@ -1580,7 +1850,10 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_f_data_page_header_v2'):
                 return self._m_f_data_page_header_v2
 
-            self._m_f_data_page_header_v2 = thrift_compact.ThriftCompact.FieldFinder(self.s, 8, self._io)
+            self._m_f_data_page_header_v2 = []
+            for i in range(len(self.s.fields)):
+                self._m_f_data_page_header_v2.append(thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 8) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_data_page_header_v2[i - 1].found), self._io))
+
             return getattr(self, '_m_f_data_page_header_v2', None)
 
         @property
@@ -1589,7 +1862,10 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_f_dictionary_page_header'):
                 return self._m_f_dictionary_page_header
 
-            self._m_f_dictionary_page_header = thrift_compact.ThriftCompact.FieldFinder(self.s, 7, self._io)
+            self._m_f_dictionary_page_header = []
+            for i in range(len(self.s.fields)):
+                self._m_f_dictionary_page_header.append(thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 7) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_dictionary_page_header[i - 1].found), self._io))
+
             return getattr(self, '_m_f_dictionary_page_header', None)
 
         @property
@@ -1598,7 +1874,10 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_f_type'):
                 return self._m_f_type
 
-            self._m_f_type = thrift_compact.ThriftCompact.FieldFinder(self.s, 1, self._io)
+            self._m_f_type = []
+            for i in range(len(self.s.fields)):
+                self._m_f_type.append(thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 1) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_type[i - 1].found), self._io))
+
             return getattr(self, '_m_f_type', None)
 
         @property
@@ -1607,7 +1886,10 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_f_uncompressed_page_size'):
                 return self._m_f_uncompressed_page_size
 
-            self._m_f_uncompressed_page_size = thrift_compact.ThriftCompact.FieldFinder(self.s, 2, self._io)
+            self._m_f_uncompressed_page_size = []
+            for i in range(len(self.s.fields)):
+                self._m_f_uncompressed_page_size.append(thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 2) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_uncompressed_page_size[i - 1].found), self._io))
+
             return getattr(self, '_m_f_uncompressed_page_size', None)
 
         @property
@@ -1616,7 +1898,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_type'):
                 return self._m_type
 
-            self._m_type = KaitaiStream.resolve_enum(Parquet.PageType, self.f_type.field.value.int_value.value)
+            self._m_type = KaitaiStream.resolve_enum(Parquet.PageType, self.s.fields[self.f_type[-1].found].value.int_value.value)
             return getattr(self, '_m_type', None)
 
         @property
@@ -1625,7 +1907,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_uncompressed_page_size'):
                 return self._m_uncompressed_page_size
 
-            self._m_uncompressed_page_size = self.f_uncompressed_page_size.field.value.int_value.value
+            self._m_uncompressed_page_size = self.s.fields[self.f_uncompressed_page_size[-1].found].value.int_value.value
             return getattr(self, '_m_uncompressed_page_size', None)
 
 
@@ -1647,17 +1929,26 @@ class Parquet(KaitaiStruct):
             _ = self.f_compressed_page_size
             if hasattr(self, '_m_f_compressed_page_size'):
                 pass
-                self._m_f_compressed_page_size._fetch_instances()
+                for i in range(len(self._m_f_compressed_page_size)):
+                    pass
+                    self._m_f_compressed_page_size[i]._fetch_instances()
+
 
             _ = self.f_first_row_index
             if hasattr(self, '_m_f_first_row_index'):
                 pass
-                self._m_f_first_row_index._fetch_instances()
+                for i in range(len(self._m_f_first_row_index)):
+                    pass
+                    self._m_f_first_row_index[i]._fetch_instances()
+
 
             _ = self.f_offset
             if hasattr(self, '_m_f_offset'):
                 pass
-                self._m_f_offset._fetch_instances()
+                for i in range(len(self._m_f_offset)):
+                    pass
+                    self._m_f_offset[i]._fetch_instances()
+
 
 
         @property
@@ -1666,7 +1957,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_compressed_page_size'):
                 return self._m_compressed_page_size
 
-            self._m_compressed_page_size = self.f_compressed_page_size.field.value.int_value.value
+            self._m_compressed_page_size = self.s.fields[self.f_compressed_page_size[-1].found].value.int_value.value
             return getattr(self, '_m_compressed_page_size', None)
 
         @property
@@ -1675,7 +1966,10 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_f_compressed_page_size'):
                 return self._m_f_compressed_page_size
 
-            self._m_f_compressed_page_size = thrift_compact.ThriftCompact.FieldFinder(self.s, 2, self._io)
+            self._m_f_compressed_page_size = []
+            for i in range(len(self.s.fields)):
+                self._m_f_compressed_page_size.append(thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 2) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_compressed_page_size[i - 1].found), self._io))
+
             return getattr(self, '_m_f_compressed_page_size', None)
 
         @property
@@ -1684,7 +1978,10 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_f_first_row_index'):
                 return self._m_f_first_row_index
 
-            self._m_f_first_row_index = thrift_compact.ThriftCompact.FieldFinder(self.s, 3, self._io)
+            self._m_f_first_row_index = []
+            for i in range(len(self.s.fields)):
+                self._m_f_first_row_index.append(thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 3) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_first_row_index[i - 1].found), self._io))
+
             return getattr(self, '_m_f_first_row_index', None)
 
         @property
@@ -1693,7 +1990,10 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_f_offset'):
                 return self._m_f_offset
 
-            self._m_f_offset = thrift_compact.ThriftCompact.FieldFinder(self.s, 1, self._io)
+            self._m_f_offset = []
+            for i in range(len(self.s.fields)):
+                self._m_f_offset.append(thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 1) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_offset[i - 1].found), self._io))
+
             return getattr(self, '_m_f_offset', None)
 
         @property
@@ -1702,7 +2002,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_first_row_index'):
                 return self._m_first_row_index
 
-            self._m_first_row_index = self.f_first_row_index.field.value.int_value.value
+            self._m_first_row_index = self.s.fields[self.f_first_row_index[-1].found].value.int_value.value
             return getattr(self, '_m_first_row_index', None)
 
         @property
@@ -1711,7 +2011,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_offset'):
                 return self._m_offset
 
-            self._m_offset = self.f_offset.field.value.int_value.value
+            self._m_offset = self.s.fields[self.f_offset[-1].found].value.int_value.value
             return getattr(self, '_m_offset', None)
 
 
@@ -1800,12 +2100,18 @@ class Parquet(KaitaiStruct):
             _ = self.f_columns
             if hasattr(self, '_m_f_columns'):
                 pass
-                self._m_f_columns._fetch_instances()
+                for i in range(len(self._m_f_columns)):
+                    pass
+                    self._m_f_columns[i]._fetch_instances()
+
 
             _ = self.f_num_rows
             if hasattr(self, '_m_f_num_rows'):
                 pass
-                self._m_f_num_rows._fetch_instances()
+                for i in range(len(self._m_f_num_rows)):
+                    pass
+                    self._m_f_num_rows[i]._fetch_instances()
+
 
 
         @property
@@ -1816,7 +2122,7 @@ class Parquet(KaitaiStruct):
 
             self._m_columns = []
             for i in range(self.num_columns):
-                self._m_columns.append(Parquet.ColumnChunkView(self.f_columns.field.value.list_value.elements[i].struct_value, self._io, self, self._root))
+                self._m_columns.append(Parquet.ColumnChunkView(self.s.fields[self.f_columns[-1].found].value.list_value.elements[i].struct_value, self._io, self, self._root))
 
             return getattr(self, '_m_columns', None)
 
@@ -1826,7 +2132,10 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_f_columns'):
                 return self._m_f_columns
 
-            self._m_f_columns = thrift_compact.ThriftCompact.FieldFinder(self.s, 1, self._io)
+            self._m_f_columns = []
+            for i in range(len(self.s.fields)):
+                self._m_f_columns.append(thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 1) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_columns[i - 1].found), self._io))
+
             return getattr(self, '_m_f_columns', None)
 
         @property
@@ -1835,7 +2144,10 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_f_num_rows'):
                 return self._m_f_num_rows
 
-            self._m_f_num_rows = thrift_compact.ThriftCompact.FieldFinder(self.s, 3, self._io)
+            self._m_f_num_rows = []
+            for i in range(len(self.s.fields)):
+                self._m_f_num_rows.append(thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 3) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_num_rows[i - 1].found), self._io))
+
             return getattr(self, '_m_f_num_rows', None)
 
         @property
@@ -1844,7 +2156,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_num_columns'):
                 return self._m_num_columns
 
-            self._m_num_columns = (self.f_columns.field.value.list_value.num_elements if self.f_columns.found else 0)
+            self._m_num_columns = (self.s.fields[self.f_columns[-1].found].value.list_value.num_elements if self.f_columns[-1].found >= 0 else 0)
             return getattr(self, '_m_num_columns', None)
 
         @property
@@ -1853,9 +2165,9 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_num_rows'):
                 return self._m_num_rows
 
-            if self.f_num_rows.found:
+            if self.f_num_rows[-1].found >= 0:
                 pass
-                self._m_num_rows = self.f_num_rows.field.value.int_value.value
+                self._m_num_rows = self.s.fields[self.f_num_rows[-1].found].value.int_value.value
 
             return getattr(self, '_m_num_rows', None)
 

@@ -35,7 +35,10 @@ class ThetaCompact(KaitaiStruct):
       hash but no flags.
     
     Values above 2^53 (hashes, theta) lose precision in JavaScript, and so in
-    the Web IDE; the Python parser is exact.
+    the Web IDE, which shows 2^63-1 as 0x8000000000000000; the Python parser is
+    exact. For the IDE, `theta_text` and `entries_exact` read the same bytes
+    again as two 32-bit halves and show them exactly, as decimal strings
+    (`u8_exact`).
     
     .. seealso::
        Source - https://github.com/apache/datasketches-java/blob/main/src/main/java/org/apache/datasketches/theta/PreambleUtil.java
@@ -109,6 +112,55 @@ class ThetaCompact(KaitaiStruct):
             for i in range(len(self.entries)):
                 pass
 
+            _ = self.entries_exact
+            if hasattr(self, '_m_entries_exact'):
+                pass
+                for i in range(len(self._m_entries_exact)):
+                    pass
+                    self._m_entries_exact[i]._fetch_instances()
+
+
+            _ = self.theta_exact
+            if hasattr(self, '_m_theta_exact'):
+                pass
+                self._m_theta_exact._fetch_instances()
+
+
+        @property
+        def entries_exact(self):
+            """The hashes again, each shown exactly (`u8_exact`); click to read them in the Web IDE."""
+            if hasattr(self, '_m_entries_exact'):
+                return self._m_entries_exact
+
+            _pos = self._io.pos()
+            self._io.seek(24)
+            self._m_entries_exact = []
+            for i in range(self.num_entries):
+                self._m_entries_exact.append(ThetaCompact.U8Exact(self._io, self, self._root))
+
+            self._io.seek(_pos)
+            return getattr(self, '_m_entries_exact', None)
+
+        @property
+        def theta_exact(self):
+            """The bytes of `theta_long` again, shown exactly (`u8_exact`)."""
+            if hasattr(self, '_m_theta_exact'):
+                return self._m_theta_exact
+
+            _pos = self._io.pos()
+            self._io.seek(16)
+            self._m_theta_exact = ThetaCompact.U8Exact(self._io, self, self._root)
+            self._io.seek(_pos)
+            return getattr(self, '_m_theta_exact', None)
+
+        @property
+        def theta_text(self):
+            """Theta as an exact decimal string, for the Web IDE (JavaScript rounds it)."""
+            if hasattr(self, '_m_theta_text'):
+                return self._m_theta_text
+
+            self._m_theta_text = self.theta_exact.text
+            return getattr(self, '_m_theta_text', None)
 
 
     class BodyV2(KaitaiStruct):
@@ -159,6 +211,58 @@ class ThetaCompact(KaitaiStruct):
             for i in range(len(self.entries)):
                 pass
 
+            _ = self.entries_exact
+            if hasattr(self, '_m_entries_exact'):
+                pass
+                for i in range(len(self._m_entries_exact)):
+                    pass
+                    self._m_entries_exact[i]._fetch_instances()
+
+
+            _ = self.theta_exact
+            if hasattr(self, '_m_theta_exact'):
+                pass
+                self._m_theta_exact._fetch_instances()
+
+
+        @property
+        def entries_exact(self):
+            """The hashes again, each shown exactly (`u8_exact`); click to read them in the Web IDE."""
+            if hasattr(self, '_m_entries_exact'):
+                return self._m_entries_exact
+
+            _pos = self._io.pos()
+            self._io.seek(self._root.pre_longs * 8)
+            self._m_entries_exact = []
+            for i in range((self.num_entries if self._root.pre_longs >= 2 else 0)):
+                self._m_entries_exact.append(ThetaCompact.U8Exact(self._io, self, self._root))
+
+            self._io.seek(_pos)
+            return getattr(self, '_m_entries_exact', None)
+
+        @property
+        def theta_exact(self):
+            """The bytes of `theta_long` again, shown exactly (`u8_exact`)."""
+            if hasattr(self, '_m_theta_exact'):
+                return self._m_theta_exact
+
+            if self._root.pre_longs >= 3:
+                pass
+                _pos = self._io.pos()
+                self._io.seek(16)
+                self._m_theta_exact = ThetaCompact.U8Exact(self._io, self, self._root)
+                self._io.seek(_pos)
+
+            return getattr(self, '_m_theta_exact', None)
+
+        @property
+        def theta_text(self):
+            """Theta as an exact decimal string, for the Web IDE (JavaScript rounds it)."""
+            if hasattr(self, '_m_theta_text'):
+                return self._m_theta_text
+
+            self._m_theta_text = (self.theta_exact.text if self._root.pre_longs >= 3 else u"9223372036854775807")
+            return getattr(self, '_m_theta_text', None)
 
 
     class BodyV3(KaitaiStruct):
@@ -212,6 +316,34 @@ class ThetaCompact(KaitaiStruct):
             for i in range(len(self.entries)):
                 pass
 
+            _ = self.entries_exact
+            if hasattr(self, '_m_entries_exact'):
+                pass
+                for i in range(len(self._m_entries_exact)):
+                    pass
+                    self._m_entries_exact[i]._fetch_instances()
+
+
+            _ = self.theta_exact
+            if hasattr(self, '_m_theta_exact'):
+                pass
+                self._m_theta_exact._fetch_instances()
+
+
+        @property
+        def entries_exact(self):
+            """The hashes again, each shown exactly (`u8_exact`); click to read them in the Web IDE."""
+            if hasattr(self, '_m_entries_exact'):
+                return self._m_entries_exact
+
+            _pos = self._io.pos()
+            self._io.seek(self._root.pre_longs * 8)
+            self._m_entries_exact = []
+            for i in range(self.num_retained):
+                self._m_entries_exact.append(ThetaCompact.U8Exact(self._io, self, self._root))
+
+            self._io.seek(_pos)
+            return getattr(self, '_m_entries_exact', None)
 
         @property
         def num_retained(self):
@@ -232,6 +364,30 @@ class ThetaCompact(KaitaiStruct):
 
             self._m_theta = (self.theta_long if self._root.pre_longs >= 3 else 9223372036854775807)
             return getattr(self, '_m_theta', None)
+
+        @property
+        def theta_exact(self):
+            """The bytes of `theta_long` again, shown exactly (`u8_exact`)."""
+            if hasattr(self, '_m_theta_exact'):
+                return self._m_theta_exact
+
+            if self._root.pre_longs >= 3:
+                pass
+                _pos = self._io.pos()
+                self._io.seek(16)
+                self._m_theta_exact = ThetaCompact.U8Exact(self._io, self, self._root)
+                self._io.seek(_pos)
+
+            return getattr(self, '_m_theta_exact', None)
+
+        @property
+        def theta_text(self):
+            """Theta as an exact decimal string, for the Web IDE (JavaScript rounds it)."""
+            if hasattr(self, '_m_theta_text'):
+                return self._m_theta_text
+
+            self._m_theta_text = (self.theta_exact.text if self._root.pre_longs >= 3 else u"9223372036854775807")
+            return getattr(self, '_m_theta_text', None)
 
 
     class BodyV4(KaitaiStruct):
@@ -279,6 +435,11 @@ class ThetaCompact(KaitaiStruct):
             for i in range(len(self.num_entries_le)):
                 pass
 
+            _ = self.theta_exact
+            if hasattr(self, '_m_theta_exact'):
+                pass
+                self._m_theta_exact._fetch_instances()
+
 
         @property
         def num_entries(self):
@@ -297,6 +458,30 @@ class ThetaCompact(KaitaiStruct):
 
             self._m_theta = (self.theta_long if self._root.pre_longs >= 2 else 9223372036854775807)
             return getattr(self, '_m_theta', None)
+
+        @property
+        def theta_exact(self):
+            """The bytes of `theta_long` again, shown exactly (`u8_exact`)."""
+            if hasattr(self, '_m_theta_exact'):
+                return self._m_theta_exact
+
+            if self._root.pre_longs >= 2:
+                pass
+                _pos = self._io.pos()
+                self._io.seek(8)
+                self._m_theta_exact = ThetaCompact.U8Exact(self._io, self, self._root)
+                self._io.seek(_pos)
+
+            return getattr(self, '_m_theta_exact', None)
+
+        @property
+        def theta_text(self):
+            """Theta as an exact decimal string, for the Web IDE (JavaScript rounds it)."""
+            if hasattr(self, '_m_theta_text'):
+                return self._m_theta_text
+
+            self._m_theta_text = (self.theta_exact.text if self._root.pre_longs >= 2 else u"9223372036854775807")
+            return getattr(self, '_m_theta_text', None)
 
 
     class Flags(KaitaiStruct):
@@ -319,6 +504,63 @@ class ThetaCompact(KaitaiStruct):
 
         def _fetch_instances(self):
             pass
+
+
+    class U8Exact(KaitaiStruct):
+        """An unsigned 64-bit little-endian integer read as two 32-bit halves and
+        shown as an exact decimal string: with `value = hi * 2^32 + lo` and
+        `2^32 = 4294 * 10^6 + 967296`, the six low decimal digits and the rest
+        come from products below 2^53, which JavaScript numbers hold exactly.
+        """
+        def __init__(self, _io, _parent=None, _root=None):
+            super(ThetaCompact.U8Exact, self).__init__(_io)
+            self._parent = _parent
+            self._root = _root
+            self._read()
+
+        def _read(self):
+            self.lo = self._io.read_u4le()
+            self.hi = self._io.read_u4le()
+
+
+        def _fetch_instances(self):
+            pass
+
+        @property
+        def bottom(self):
+            """The value's last six decimal digits."""
+            if hasattr(self, '_m_bottom'):
+                return self._m_bottom
+
+            self._m_bottom = self.low6 % 1000000
+            return getattr(self, '_m_bottom', None)
+
+        @property
+        def low6(self):
+            """The value minus `hi * 4294 * 10^6` (below 2^53)."""
+            if hasattr(self, '_m_low6'):
+                return self._m_low6
+
+            self._m_low6 = self.hi * 967296 + self.lo
+            return getattr(self, '_m_low6', None)
+
+        @property
+        def text(self):
+            """The value in decimal, exactly."""
+            if hasattr(self, '_m_text'):
+                return self._m_text
+
+            self._m_text = (str(self.bottom) if self.top == 0 else str(self.top) + str(self.bottom + 1000000)[1:7])
+            return getattr(self, '_m_text', None)
+
+        @property
+        def top(self):
+            """The value's decimal digits above the last six."""
+            if hasattr(self, '_m_top'):
+                return self._m_top
+
+            self._m_top = self.hi * 4294 + self.low6 // 1000000
+            return getattr(self, '_m_top', None)
 
 
     @property

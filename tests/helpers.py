@@ -28,13 +28,14 @@ def assert_roundtrip(model: M, build: Callable[[M], bytes], parsers: Mapping[str
     return data
 
 
-def webide_parse(spec: str, files: Sequence[str | Path]) -> list[dict[str, Any]]:
-    """Parse ``files`` with ``spec`` as the Kaitai Web IDE would (tools/webide_check.mjs)."""
+def webide_parse(spec: str, files: Sequence[str | Path], *flags: str) -> list[dict[str, Any]]:
+    """Parse ``files`` with ``spec`` as the Kaitai Web IDE would (tools/webide_check.mjs; ``flags`` such as
+    ``--labels``, ``--no-lazy``)."""
     node = shutil.which("node")
     if node is None or not (REPO / "node_modules" / "kaitai-struct-compiler").is_dir():
         pytest.skip("node and node_modules (npm ci) are needed for the Web IDE simulation")
     out = subprocess.run(
-        [node, str(REPO / "tools" / "webide_check.mjs"), str(REPO / spec), *map(str, files)],
+        [node, str(REPO / "tools" / "webide_check.mjs"), *flags, str(REPO / spec), *map(str, files)],
         capture_output=True,
         text=True,
         timeout=300,

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Headless stand-in for the Kaitai Web IDE: does this spec load and parse these files there?
 //
-//   node tools/webide_check.mjs [--upload SPEC.ksy]... [--no-formats] [--no-lazy] SPEC.ksy [FILE...]
+//   node tools/webide_check.mjs [--upload SPEC.ksy]... [--no-formats] [--no-lazy] [--labels] SPEC.ksy [FILE...]
 //
 // It follows the IDE's path (kaitai-io/kaitai_struct_webide, src/v1):
 //
@@ -34,12 +34,15 @@
 //   and lists those errors in `field_errors`.
 //
 // Prints one JSON line per file:
-//   {"file", "ok", "ide_error", "field_errors": [{"path", "error"}], "error", "tree"}
+//   {"file", "ok", "ide_error", "field_errors": [{"path", "error"}], "error", "nodes", "tree"}
 // `ok` is true when neither the root parse nor any clicked instance failed; `error` is
 // `ide_error` or else the first field error. With no FILE it only compiles and prints
 // {"spec", "ok": true, "compiled": [...], "imports": [...]}.
 // Tree keys are snake_case (the .ksy ids); byte arrays become {"len", "hex"} (first 64
 // bytes); integers beyond 2^53 lose precision in JavaScript exactly as they do in the IDE.
+// `nodes` counts the values exported (what the IDE's tree holds; with --no-lazy, everything).
+// --labels adds to every object an "@label" key: the one-line label the IDE's tree shows
+// beside it, from its type's -webide-representation (see label() below).
 // Exit status: 0 once the spec compiled (whatever the files hold), 1 when the upload set
 // or the compile fails (the message on stdout as JSON and on stderr), 2 for bad usage.
 import { createRequire } from "node:module";
@@ -56,13 +59,13 @@ const KaitaiStream = require("kaitai-struct/KaitaiStream");
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 function usage(msg) {
-  process.stderr.write(`webide_check.mjs: ${msg}\nusage: webide_check.mjs [--upload SPEC.ksy]... [--no-formats] [--no-lazy] SPEC.ksy [FILE...]\n`);
+  process.stderr.write(`webide_check.mjs: ${msg}\nusage: webide_check.mjs [--upload SPEC.ksy]... [--no-formats] [--no-lazy] [--labels] SPEC.ksy [FILE...]\n`);
   process.exit(2);
 }
 
 const args = process.argv.slice(2);
 const extraUploads = [];
-let withFormats = true, noLazy = false;
+let withFormats = true, noLazy = false, withLabels = false;
 const positional = [];
 for (let i = 0; i < args.length; i++) {
   const a = args[i];
@@ -71,6 +74,7 @@ for (let i = 0; i < args.length; i++) {
     extraUploads.push(args[++i]);
   } else if (a === "--no-formats") withFormats = false;
   else if (a === "--no-lazy") noLazy = true;
+  else if (a === "--labels") withLabels = true;
   else if (a.startsWith("--")) usage(`unknown option ${a}`);
   else positional.push(a);
 }
@@ -184,6 +188,67 @@ let nodes = 0;
 let fieldErrors = [];
 let clicks = [];  // lazy instances, clicked once the tree is built: [obj, js name, path, parent node]
 
+// The one-line label the IDE's tree shows beside an object (parsedToTree.ts `reprObject`): its type's
+// `-webide-representation` with each `{a.b:fmt}` replaced. A name resolves only through what the IDE
+// exported as the object's fields: seq fields and parameters (own keys), and the instances it evaluated
+// while building the tree (value instances, `eager` ones, every one with --no-lazy); anything else
+// (a lazy instance, an absent field) renders as "". Objects render as their own label, byte arrays
+// with `str` as "ascii", `hex` or `uuid`; integers as 0x-hex (decimal with `dec`; an enum's name);
+// arrays as their items' labels joined by `sep`; an undefined value as "<no value>".
+const isEagerName = (obj, jsKey) => {
+  if (Object.prototype.hasOwnProperty.call(obj, jsKey)) return !jsKey.startsWith("_");
+  const inst = ((ksyTypes[obj.constructor.name] || {}).instancesByJsName || {})[jsKey];
+  if (!inst) return false;
+  const mode = inst["-webide-parse-mode"];
+  return noLazy || mode === "eager" || (mode !== "lazy" && inst.value !== undefined);
+};
+function enumNameOf(obj, jsKey, v) {
+  const d = obj && obj._debug && (obj._debug[jsKey] || obj._debug[`_m_${jsKey}`]);
+  if (!d || !d.enumName) return null;
+  let e = self;
+  for (const part of d.enumName.split(".")) e = e && e[part];
+  return (e && e[v]) || null;
+}
+function primitiveText(v, enumName) {
+  if (v === undefined) return "<no value>";
+  if (v instanceof Uint8Array) return "[" + Array.from(v.subarray(0, 8)).join(", ") + (v.length > 8 ? ", ..." : "") + "]";
+  if (Number.isInteger(v)) return enumName || `${v < 0 ? "-" : ""}0x${Math.abs(v).toString(16).toUpperCase()}`;
+  return String(v);
+}
+function label(obj, depth = 0) {
+  if (obj === null || typeof obj !== "object" || Array.isArray(obj) || obj instanceof Uint8Array || depth > 32) return "";
+  const repr = (ksyTypes[obj.constructor.name] || {})["-webide-representation"];
+  if (!repr) return "";
+  return repr.replace(/{(.*?)}/g, (_, body) => {
+    const [pathText, fmtText] = body.split(":");
+    const fmt = { sep: ", " };
+    if (fmtText !== undefined) fmtText.split(",").map((x) => x.split("=")).forEach(([k, v]) => (fmt[k] = v === undefined ? true : v));
+    let cur = obj, holder = null, key = null;
+    for (const k of pathText.split(".")) {
+      if (cur === null || typeof cur !== "object" || Array.isArray(cur) || cur instanceof Uint8Array) return "";
+      const js = k === "_parent" ? "_parent" : jsName(k, true);
+      if (js !== "_parent" && !isEagerName(cur, js)) return "";
+      holder = cur; key = js;
+      try {
+        cur = cur[js];
+      } catch (e) {
+        return "";
+      }
+      if (cur === undefined && k !== pathText.split(".").slice(-1)[0]) return "";
+    }
+    if (cur !== null && typeof cur === "object" && !Array.isArray(cur) && !(cur instanceof Uint8Array)) return label(cur, depth + 1);
+    if (cur instanceof Uint8Array && fmt.str) return `"${Array.from(cur, (b) => String.fromCharCode(b)).join("")}"`;
+    if (cur instanceof Uint8Array && fmt.hex) return Buffer.from(cur).toString("hex");
+    if (cur instanceof Uint8Array && fmt.uuid && cur.length === 16) {
+      const h = Buffer.from(cur).toString("hex");
+      return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+    }
+    if (fmt.dec && Number.isInteger(cur)) return `${cur}`;
+    if (Array.isArray(cur)) return cur.map((x) => label(x, depth + 1)).join(fmt.sep);
+    return primitiveText(cur, Number.isInteger(cur) ? enumNameOf(holder, key, cur) : null);
+  });
+}
+
 // walk() is the IDE's exportValue: fields, plus instances already read or eager. An error
 // escaping it while the IDE builds the tree reaches the error panel.
 function walk(obj, depth, where) {
@@ -198,6 +263,7 @@ function walk(obj, depth, where) {
   if (typeof obj !== "object") return String(obj);
   if (depth > 64) throw new Error("tree too deep");
   const res = {};
+  if (withLabels) res["@label"] = label(obj);
   const fieldNames = new Set(Object.keys(obj));
   if (obj._debug) Object.keys(obj._debug).forEach((k) => fieldNames.add(k));
   for (const k of fieldNames) {
@@ -257,6 +323,6 @@ for (const file of files) {
   }
   const ok = ideError === null && fieldErrors.length === 0;
   const error = ideError ?? (fieldErrors.length ? `${fieldErrors[0].path}: ${fieldErrors[0].error}` : undefined);
-  process.stdout.write(JSON.stringify({ file, ok, ide_error: ideError, field_errors: fieldErrors, error, tree }) + "\n");
+  process.stdout.write(JSON.stringify({ file, ok, ide_error: ideError, field_errors: fieldErrors, error, nodes, tree }) + "\n");
 }
 process.exitCode = 0;  // not process.exit(): let a piped stdout drain (output can exceed 64 KiB)

@@ -91,8 +91,11 @@ types:
         doc: High 32 bits (the offset of a variable-part reference; 0x80 | length in the top byte of an inline value).
     instances:
       is_null:
-        value: (_parent.null_bits[(index + 8) / 8 - 1] & (1 << ((index + 8) % 8))) != 0
-        doc: The field's null bit is set.
+        value: (_parent.null_bits[(index + 8) / 8 - 1] / [1, 2, 4, 8, 16, 32, 64, 128][(index + 8) % 8]) % 2 == 1
+        doc: |
+          The field's null bit is set: bit (index + 8) % 8 of byte (index + 8) / 8
+          of the header area, taken with / and % (no bit operators, which
+          JavaScript computes on 32 bits).
       is_inline:
         value: high >= 2147483648
         doc: The top bit is set, as for a string or binary of at most 7 bytes stored in the slot.

@@ -105,40 +105,50 @@ types:
         doc: The decoded struct.
     instances:
       f_version:
-        type: thrift_compact::field_finder(s, 1)
+        type: 'thrift_compact::finder_step(_index, s.fields[_index].field_id == 1 and not s.fields[_index].is_stop, _index == 0 ? -1 : f_version[_index - 1].found)'
+        repeat: expr
+        repeat-expr: s.fields.size
         doc: Field 1.
       version:
-        value: f_version.field.value.int_value.value
-        if: f_version.found
+        value: s.fields[f_version.last.found].value.int_value.value
+        if: f_version.last.found >= 0
         doc: Format version (1 or 2).
       f_num_rows:
-        type: thrift_compact::field_finder(s, 3)
+        type: 'thrift_compact::finder_step(_index, s.fields[_index].field_id == 3 and not s.fields[_index].is_stop, _index == 0 ? -1 : f_num_rows[_index - 1].found)'
+        repeat: expr
+        repeat-expr: s.fields.size
         doc: Field 3.
       num_rows:
-        value: f_num_rows.field.value.int_value.value
-        if: f_num_rows.found
+        value: s.fields[f_num_rows.last.found].value.int_value.value
+        if: f_num_rows.last.found >= 0
         doc: Number of rows.
       f_created_by:
-        type: thrift_compact::field_finder(s, 6)
+        type: 'thrift_compact::finder_step(_index, s.fields[_index].field_id == 6 and not s.fields[_index].is_stop, _index == 0 ? -1 : f_created_by[_index - 1].found)'
+        repeat: expr
+        repeat-expr: s.fields.size
         doc: Field 6.
       created_by:
-        value: f_created_by.field.value.binary_value.data.to_s('UTF-8')
-        if: f_created_by.found
+        value: s.fields[f_created_by.last.found].value.binary_value.data.to_s('UTF-8')
+        if: f_created_by.last.found >= 0
         doc: The writer.
       f_schema:
-        type: thrift_compact::field_finder(s, 2)
+        type: 'thrift_compact::finder_step(_index, s.fields[_index].field_id == 2 and not s.fields[_index].is_stop, _index == 0 ? -1 : f_schema[_index - 1].found)'
+        repeat: expr
+        repeat-expr: s.fields.size
         doc: Field 2.
       num_schema_elements:
-        value: 'f_schema.found ? f_schema.field.value.list_value.num_elements : 0'
+        value: 'f_schema.last.found >= 0 ? s.fields[f_schema.last.found].value.list_value.num_elements : 0'
         doc: Number of schema elements (depth-first, root first).
       f_row_groups:
-        type: thrift_compact::field_finder(s, 4)
+        type: 'thrift_compact::finder_step(_index, s.fields[_index].field_id == 4 and not s.fields[_index].is_stop, _index == 0 ? -1 : f_row_groups[_index - 1].found)'
+        repeat: expr
+        repeat-expr: s.fields.size
         doc: Field 4.
       num_row_groups:
-        value: 'f_row_groups.found ? f_row_groups.field.value.list_value.num_elements : 0'
+        value: 'f_row_groups.last.found >= 0 ? s.fields[f_row_groups.last.found].value.list_value.num_elements : 0'
         doc: Number of row groups.
       row_groups:
-        type: row_group_view(f_row_groups.field.value.list_value.elements[_index].struct_value)
+        type: row_group_view(s.fields[f_row_groups.last.found].value.list_value.elements[_index].struct_value)
         repeat: expr
         repeat-expr: num_row_groups
         doc: The row groups.
@@ -151,20 +161,24 @@ types:
         doc: The decoded struct.
     instances:
       f_num_rows:
-        type: thrift_compact::field_finder(s, 3)
+        type: 'thrift_compact::finder_step(_index, s.fields[_index].field_id == 3 and not s.fields[_index].is_stop, _index == 0 ? -1 : f_num_rows[_index - 1].found)'
+        repeat: expr
+        repeat-expr: s.fields.size
         doc: Field 3.
       num_rows:
-        value: f_num_rows.field.value.int_value.value
-        if: f_num_rows.found
+        value: s.fields[f_num_rows.last.found].value.int_value.value
+        if: f_num_rows.last.found >= 0
         doc: Rows in this group.
       f_columns:
-        type: thrift_compact::field_finder(s, 1)
+        type: 'thrift_compact::finder_step(_index, s.fields[_index].field_id == 1 and not s.fields[_index].is_stop, _index == 0 ? -1 : f_columns[_index - 1].found)'
+        repeat: expr
+        repeat-expr: s.fields.size
         doc: Field 1.
       num_columns:
-        value: 'f_columns.found ? f_columns.field.value.list_value.num_elements : 0'
+        value: 'f_columns.last.found >= 0 ? s.fields[f_columns.last.found].value.list_value.num_elements : 0'
         doc: Number of column chunks.
       columns:
-        type: column_chunk_view(f_columns.field.value.list_value.elements[_index].struct_value)
+        type: column_chunk_view(s.fields[f_columns.last.found].value.list_value.elements[_index].struct_value)
         repeat: expr
         repeat-expr: num_columns
         doc: The column chunks (schema leaf order).
@@ -177,32 +191,42 @@ types:
         doc: The decoded struct.
     instances:
       f_meta_data:
-        type: thrift_compact::field_finder(s, 3)
+        type: 'thrift_compact::finder_step(_index, s.fields[_index].field_id == 3 and not s.fields[_index].is_stop, _index == 0 ? -1 : f_meta_data[_index - 1].found)'
+        repeat: expr
+        repeat-expr: s.fields.size
         doc: Field 3 (absent for encrypted columns).
       meta_data:
-        type: column_meta_data_view(f_meta_data.field.value.struct_value)
-        if: f_meta_data.found
+        type: column_meta_data_view(s.fields[f_meta_data.last.found].value.struct_value)
+        if: f_meta_data.last.found >= 0
         doc: The column metadata.
       f_offset_index_offset:
-        type: thrift_compact::field_finder(s, 4)
+        type: 'thrift_compact::finder_step(_index, s.fields[_index].field_id == 4 and not s.fields[_index].is_stop, _index == 0 ? -1 : f_offset_index_offset[_index - 1].found)'
+        repeat: expr
+        repeat-expr: s.fields.size
         doc: Field 4.
       f_offset_index_length:
-        type: thrift_compact::field_finder(s, 5)
+        type: 'thrift_compact::finder_step(_index, s.fields[_index].field_id == 5 and not s.fields[_index].is_stop, _index == 0 ? -1 : f_offset_index_length[_index - 1].found)'
+        repeat: expr
+        repeat-expr: s.fields.size
         doc: Field 5.
       f_column_index_offset:
-        type: thrift_compact::field_finder(s, 6)
+        type: 'thrift_compact::finder_step(_index, s.fields[_index].field_id == 6 and not s.fields[_index].is_stop, _index == 0 ? -1 : f_column_index_offset[_index - 1].found)'
+        repeat: expr
+        repeat-expr: s.fields.size
         doc: Field 6.
       f_column_index_length:
-        type: thrift_compact::field_finder(s, 7)
+        type: 'thrift_compact::finder_step(_index, s.fields[_index].field_id == 7 and not s.fields[_index].is_stop, _index == 0 ? -1 : f_column_index_length[_index - 1].found)'
+        repeat: expr
+        repeat-expr: s.fields.size
         doc: Field 7.
       has_offset_index:
-        value: f_offset_index_offset.found and f_offset_index_length.found
+        value: f_offset_index_offset.last.found >= 0 and f_offset_index_length.last.found >= 0
         doc: The chunk has an OffsetIndex.
       has_column_index:
-        value: f_column_index_offset.found and f_column_index_length.found
+        value: f_column_index_offset.last.found >= 0 and f_column_index_length.last.found >= 0
         doc: The chunk has a ColumnIndex.
       encrypted:
-        value: not f_meta_data.found
+        value: not (f_meta_data.last.found >= 0)
         doc: No plaintext metadata (an encrypted column); its pages are not walked.
       pages:
         pos: meta_data.ofs_first_page
@@ -210,14 +234,14 @@ types:
         if: not encrypted
         doc: The pages of this chunk.
       offset_index:
-        pos: f_offset_index_offset.field.value.int_value.value
-        size: f_offset_index_length.field.value.int_value.value
+        pos: s.fields[f_offset_index_offset.last.found].value.int_value.value
+        size: s.fields[f_offset_index_length.last.found].value.int_value.value
         type: offset_index
         if: has_offset_index
         doc: The chunk's OffsetIndex (page locations).
       column_index:
-        pos: f_column_index_offset.field.value.int_value.value
-        size: f_column_index_length.field.value.int_value.value
+        pos: s.fields[f_column_index_offset.last.found].value.int_value.value
+        size: s.fields[f_column_index_length.last.found].value.int_value.value
         type: column_index
         if: has_column_index
         doc: The chunk's ColumnIndex (per-page min/max/null pages).
@@ -235,57 +259,71 @@ types:
         doc: The decoded struct.
     instances:
       f_type:
-        type: thrift_compact::field_finder(s, 1)
+        type: 'thrift_compact::finder_step(_index, s.fields[_index].field_id == 1 and not s.fields[_index].is_stop, _index == 0 ? -1 : f_type[_index - 1].found)'
+        repeat: expr
+        repeat-expr: s.fields.size
         doc: Field 1.
       type:
-        value: f_type.field.value.int_value.value
+        value: s.fields[f_type.last.found].value.int_value.value
         enum: physical_type
-        if: f_type.found
+        if: f_type.last.found >= 0
         doc: Physical type.
       f_codec:
-        type: thrift_compact::field_finder(s, 4)
+        type: 'thrift_compact::finder_step(_index, s.fields[_index].field_id == 4 and not s.fields[_index].is_stop, _index == 0 ? -1 : f_codec[_index - 1].found)'
+        repeat: expr
+        repeat-expr: s.fields.size
         doc: Field 4.
       codec:
-        value: f_codec.field.value.int_value.value
+        value: s.fields[f_codec.last.found].value.int_value.value
         enum: compression_codec
-        if: f_codec.found
+        if: f_codec.last.found >= 0
         doc: Compression codec.
       f_num_values:
-        type: thrift_compact::field_finder(s, 5)
+        type: 'thrift_compact::finder_step(_index, s.fields[_index].field_id == 5 and not s.fields[_index].is_stop, _index == 0 ? -1 : f_num_values[_index - 1].found)'
+        repeat: expr
+        repeat-expr: s.fields.size
         doc: Field 5.
       num_values:
-        value: f_num_values.field.value.int_value.value
-        if: f_num_values.found
+        value: s.fields[f_num_values.last.found].value.int_value.value
+        if: f_num_values.last.found >= 0
         doc: Number of values (nulls included).
       f_total_compressed_size:
-        type: thrift_compact::field_finder(s, 7)
+        type: 'thrift_compact::finder_step(_index, s.fields[_index].field_id == 7 and not s.fields[_index].is_stop, _index == 0 ? -1 : f_total_compressed_size[_index - 1].found)'
+        repeat: expr
+        repeat-expr: s.fields.size
         doc: Field 7.
       total_compressed_size:
-        value: f_total_compressed_size.field.value.int_value.value
+        value: s.fields[f_total_compressed_size.last.found].value.int_value.value
         doc: Bytes of the chunk as stored, page headers included.
       f_data_page_offset:
-        type: thrift_compact::field_finder(s, 9)
+        type: 'thrift_compact::finder_step(_index, s.fields[_index].field_id == 9 and not s.fields[_index].is_stop, _index == 0 ? -1 : f_data_page_offset[_index - 1].found)'
+        repeat: expr
+        repeat-expr: s.fields.size
         doc: Field 9.
       data_page_offset:
-        value: f_data_page_offset.field.value.int_value.value
+        value: s.fields[f_data_page_offset.last.found].value.int_value.value
         doc: Offset of the first data page.
       f_dictionary_page_offset:
-        type: thrift_compact::field_finder(s, 11)
+        type: 'thrift_compact::finder_step(_index, s.fields[_index].field_id == 11 and not s.fields[_index].is_stop, _index == 0 ? -1 : f_dictionary_page_offset[_index - 1].found)'
+        repeat: expr
+        repeat-expr: s.fields.size
         doc: Field 11.
       dictionary_page_offset:
-        value: 'f_dictionary_page_offset.found ? f_dictionary_page_offset.field.value.int_value.value : -1'
+        value: 'f_dictionary_page_offset.last.found >= 0 ? s.fields[f_dictionary_page_offset.last.found].value.int_value.value : -1'
         doc: Offset of the dictionary page (-1 when absent; 0 is a writer bug).
       ofs_first_page:
         value: 'dictionary_page_offset >= 4 and (dictionary_page_offset < data_page_offset or data_page_offset < 4) ? dictionary_page_offset : data_page_offset'
         doc: Where the chunk starts.
       f_bloom_filter_offset:
-        type: thrift_compact::field_finder(s, 14)
+        type: 'thrift_compact::finder_step(_index, s.fields[_index].field_id == 14 and not s.fields[_index].is_stop, _index == 0 ? -1 : f_bloom_filter_offset[_index - 1].found)'
+        repeat: expr
+        repeat-expr: s.fields.size
         doc: Field 14.
       has_bloom_filter:
-        value: f_bloom_filter_offset.found
+        value: f_bloom_filter_offset.last.found >= 0
         doc: A bloom filter is stored.
       bloom_filter_offset:
-        value: 'has_bloom_filter ? f_bloom_filter_offset.field.value.int_value.value : 0'
+        value: 'has_bloom_filter ? s.fields[f_bloom_filter_offset.last.found].value.int_value.value : 0'
         doc: Offset of the bloom filter header.
   page_run:
     doc: Pages from the current position until `end` (headers and bodies).
@@ -333,51 +371,65 @@ types:
         doc: The decoded struct.
     instances:
       f_type:
-        type: thrift_compact::field_finder(s, 1)
+        type: 'thrift_compact::finder_step(_index, s.fields[_index].field_id == 1 and not s.fields[_index].is_stop, _index == 0 ? -1 : f_type[_index - 1].found)'
+        repeat: expr
+        repeat-expr: s.fields.size
         doc: Field 1.
       type:
-        value: f_type.field.value.int_value.value
+        value: s.fields[f_type.last.found].value.int_value.value
         enum: page_type
         doc: Page type.
       f_uncompressed_page_size:
-        type: thrift_compact::field_finder(s, 2)
+        type: 'thrift_compact::finder_step(_index, s.fields[_index].field_id == 2 and not s.fields[_index].is_stop, _index == 0 ? -1 : f_uncompressed_page_size[_index - 1].found)'
+        repeat: expr
+        repeat-expr: s.fields.size
         doc: Field 2.
       uncompressed_page_size:
-        value: f_uncompressed_page_size.field.value.int_value.value
+        value: s.fields[f_uncompressed_page_size.last.found].value.int_value.value
         doc: Body size after decompression (header excluded).
       f_compressed_page_size:
-        type: thrift_compact::field_finder(s, 3)
+        type: 'thrift_compact::finder_step(_index, s.fields[_index].field_id == 3 and not s.fields[_index].is_stop, _index == 0 ? -1 : f_compressed_page_size[_index - 1].found)'
+        repeat: expr
+        repeat-expr: s.fields.size
         doc: Field 3.
       compressed_page_size:
-        value: f_compressed_page_size.field.value.int_value.value
+        value: s.fields[f_compressed_page_size.last.found].value.int_value.value
         doc: Body size as stored (header excluded).
       f_crc:
-        type: thrift_compact::field_finder(s, 4)
+        type: 'thrift_compact::finder_step(_index, s.fields[_index].field_id == 4 and not s.fields[_index].is_stop, _index == 0 ? -1 : f_crc[_index - 1].found)'
+        repeat: expr
+        repeat-expr: s.fields.size
         doc: Field 4.
       crc:
-        value: f_crc.field.value.int_value.value
-        if: f_crc.found
+        value: s.fields[f_crc.last.found].value.int_value.value
+        if: f_crc.last.found >= 0
         doc: CRC-32 of the stored body.
       f_data_page_header:
-        type: thrift_compact::field_finder(s, 5)
+        type: 'thrift_compact::finder_step(_index, s.fields[_index].field_id == 5 and not s.fields[_index].is_stop, _index == 0 ? -1 : f_data_page_header[_index - 1].found)'
+        repeat: expr
+        repeat-expr: s.fields.size
         doc: Field 5.
       data_page_header:
-        type: data_page_header_view(f_data_page_header.field.value.struct_value)
-        if: f_data_page_header.found
+        type: data_page_header_view(s.fields[f_data_page_header.last.found].value.struct_value)
+        if: f_data_page_header.last.found >= 0
         doc: DataPageHeader (v1).
       f_dictionary_page_header:
-        type: thrift_compact::field_finder(s, 7)
+        type: 'thrift_compact::finder_step(_index, s.fields[_index].field_id == 7 and not s.fields[_index].is_stop, _index == 0 ? -1 : f_dictionary_page_header[_index - 1].found)'
+        repeat: expr
+        repeat-expr: s.fields.size
         doc: Field 7.
       dictionary_page_header:
-        type: dictionary_page_header_view(f_dictionary_page_header.field.value.struct_value)
-        if: f_dictionary_page_header.found
+        type: dictionary_page_header_view(s.fields[f_dictionary_page_header.last.found].value.struct_value)
+        if: f_dictionary_page_header.last.found >= 0
         doc: DictionaryPageHeader.
       f_data_page_header_v2:
-        type: thrift_compact::field_finder(s, 8)
+        type: 'thrift_compact::finder_step(_index, s.fields[_index].field_id == 8 and not s.fields[_index].is_stop, _index == 0 ? -1 : f_data_page_header_v2[_index - 1].found)'
+        repeat: expr
+        repeat-expr: s.fields.size
         doc: Field 8.
       data_page_header_v2:
-        type: data_page_header_v2_view(f_data_page_header_v2.field.value.struct_value)
-        if: f_data_page_header_v2.found
+        type: data_page_header_v2_view(s.fields[f_data_page_header_v2.last.found].value.struct_value)
+        if: f_data_page_header_v2.last.found >= 0
         doc: DataPageHeaderV2.
   data_page_header_view:
     doc: "DataPageHeader: 1 num_values, 2 encoding, 3 definition_level_encoding, 4 repetition_level_encoding."
@@ -388,30 +440,38 @@ types:
         doc: The decoded struct.
     instances:
       f_num_values:
-        type: thrift_compact::field_finder(s, 1)
+        type: 'thrift_compact::finder_step(_index, s.fields[_index].field_id == 1 and not s.fields[_index].is_stop, _index == 0 ? -1 : f_num_values[_index - 1].found)'
+        repeat: expr
+        repeat-expr: s.fields.size
         doc: Field 1.
       num_values:
-        value: f_num_values.field.value.int_value.value
+        value: s.fields[f_num_values.last.found].value.int_value.value
         doc: Values in the page (nulls included).
       f_encoding:
-        type: thrift_compact::field_finder(s, 2)
+        type: 'thrift_compact::finder_step(_index, s.fields[_index].field_id == 2 and not s.fields[_index].is_stop, _index == 0 ? -1 : f_encoding[_index - 1].found)'
+        repeat: expr
+        repeat-expr: s.fields.size
         doc: Field 2.
       encoding:
-        value: f_encoding.field.value.int_value.value
+        value: s.fields[f_encoding.last.found].value.int_value.value
         enum: encoding
         doc: Value encoding.
       f_definition_level_encoding:
-        type: thrift_compact::field_finder(s, 3)
+        type: 'thrift_compact::finder_step(_index, s.fields[_index].field_id == 3 and not s.fields[_index].is_stop, _index == 0 ? -1 : f_definition_level_encoding[_index - 1].found)'
+        repeat: expr
+        repeat-expr: s.fields.size
         doc: Field 3.
       definition_level_encoding:
-        value: f_definition_level_encoding.field.value.int_value.value
+        value: s.fields[f_definition_level_encoding.last.found].value.int_value.value
         enum: encoding
         doc: Definition-level encoding.
       f_repetition_level_encoding:
-        type: thrift_compact::field_finder(s, 4)
+        type: 'thrift_compact::finder_step(_index, s.fields[_index].field_id == 4 and not s.fields[_index].is_stop, _index == 0 ? -1 : f_repetition_level_encoding[_index - 1].found)'
+        repeat: expr
+        repeat-expr: s.fields.size
         doc: Field 4.
       repetition_level_encoding:
-        value: f_repetition_level_encoding.field.value.int_value.value
+        value: s.fields[f_repetition_level_encoding.last.found].value.int_value.value
         enum: encoding
         doc: Repetition-level encoding.
   dictionary_page_header_view:
@@ -423,16 +483,20 @@ types:
         doc: The decoded struct.
     instances:
       f_num_values:
-        type: thrift_compact::field_finder(s, 1)
+        type: 'thrift_compact::finder_step(_index, s.fields[_index].field_id == 1 and not s.fields[_index].is_stop, _index == 0 ? -1 : f_num_values[_index - 1].found)'
+        repeat: expr
+        repeat-expr: s.fields.size
         doc: Field 1.
       num_values:
-        value: f_num_values.field.value.int_value.value
+        value: s.fields[f_num_values.last.found].value.int_value.value
         doc: Dictionary entries.
       f_encoding:
-        type: thrift_compact::field_finder(s, 2)
+        type: 'thrift_compact::finder_step(_index, s.fields[_index].field_id == 2 and not s.fields[_index].is_stop, _index == 0 ? -1 : f_encoding[_index - 1].found)'
+        repeat: expr
+        repeat-expr: s.fields.size
         doc: Field 2.
       encoding:
-        value: f_encoding.field.value.int_value.value
+        value: s.fields[f_encoding.last.found].value.int_value.value
         enum: encoding
         doc: PLAIN or PLAIN_DICTIONARY.
   data_page_header_v2_view:
@@ -444,47 +508,61 @@ types:
         doc: The decoded struct.
     instances:
       f_num_values:
-        type: thrift_compact::field_finder(s, 1)
+        type: 'thrift_compact::finder_step(_index, s.fields[_index].field_id == 1 and not s.fields[_index].is_stop, _index == 0 ? -1 : f_num_values[_index - 1].found)'
+        repeat: expr
+        repeat-expr: s.fields.size
         doc: Field 1.
       num_values:
-        value: f_num_values.field.value.int_value.value
+        value: s.fields[f_num_values.last.found].value.int_value.value
         doc: Values (nulls included).
       f_num_nulls:
-        type: thrift_compact::field_finder(s, 2)
+        type: 'thrift_compact::finder_step(_index, s.fields[_index].field_id == 2 and not s.fields[_index].is_stop, _index == 0 ? -1 : f_num_nulls[_index - 1].found)'
+        repeat: expr
+        repeat-expr: s.fields.size
         doc: Field 2.
       num_nulls:
-        value: f_num_nulls.field.value.int_value.value
+        value: s.fields[f_num_nulls.last.found].value.int_value.value
         doc: Nulls.
       f_num_rows:
-        type: thrift_compact::field_finder(s, 3)
+        type: 'thrift_compact::finder_step(_index, s.fields[_index].field_id == 3 and not s.fields[_index].is_stop, _index == 0 ? -1 : f_num_rows[_index - 1].found)'
+        repeat: expr
+        repeat-expr: s.fields.size
         doc: Field 3.
       num_rows:
-        value: f_num_rows.field.value.int_value.value
+        value: s.fields[f_num_rows.last.found].value.int_value.value
         doc: Rows.
       f_encoding:
-        type: thrift_compact::field_finder(s, 4)
+        type: 'thrift_compact::finder_step(_index, s.fields[_index].field_id == 4 and not s.fields[_index].is_stop, _index == 0 ? -1 : f_encoding[_index - 1].found)'
+        repeat: expr
+        repeat-expr: s.fields.size
         doc: Field 4.
       encoding:
-        value: f_encoding.field.value.int_value.value
+        value: s.fields[f_encoding.last.found].value.int_value.value
         enum: encoding
         doc: Value encoding.
       f_definition_levels_byte_length:
-        type: thrift_compact::field_finder(s, 5)
+        type: 'thrift_compact::finder_step(_index, s.fields[_index].field_id == 5 and not s.fields[_index].is_stop, _index == 0 ? -1 : f_definition_levels_byte_length[_index - 1].found)'
+        repeat: expr
+        repeat-expr: s.fields.size
         doc: Field 5.
       definition_levels_byte_length:
-        value: f_definition_levels_byte_length.field.value.int_value.value
+        value: s.fields[f_definition_levels_byte_length.last.found].value.int_value.value
         doc: Bytes of definition levels (never compressed).
       f_repetition_levels_byte_length:
-        type: thrift_compact::field_finder(s, 6)
+        type: 'thrift_compact::finder_step(_index, s.fields[_index].field_id == 6 and not s.fields[_index].is_stop, _index == 0 ? -1 : f_repetition_levels_byte_length[_index - 1].found)'
+        repeat: expr
+        repeat-expr: s.fields.size
         doc: Field 6.
       repetition_levels_byte_length:
-        value: f_repetition_levels_byte_length.field.value.int_value.value
+        value: s.fields[f_repetition_levels_byte_length.last.found].value.int_value.value
         doc: Bytes of repetition levels (never compressed).
       f_is_compressed:
-        type: thrift_compact::field_finder(s, 7)
+        type: 'thrift_compact::finder_step(_index, s.fields[_index].field_id == 7 and not s.fields[_index].is_stop, _index == 0 ? -1 : f_is_compressed[_index - 1].found)'
+        repeat: expr
+        repeat-expr: s.fields.size
         doc: Field 7.
       is_compressed:
-        value: 'f_is_compressed.found ? f_is_compressed.field.bool_value : true'
+        value: 'f_is_compressed.last.found >= 0 ? s.fields[f_is_compressed.last.found].bool_value : true'
         doc: The values section is compressed (default true).
   offset_index:
     doc: "OffsetIndex: 1 page_locations (PageLocation: 1 offset, 2 compressed_page_size incl. header, 3 first_row_index)."
@@ -495,13 +573,15 @@ types:
         doc: The decoded struct.
     instances:
       f_page_locations:
-        type: thrift_compact::field_finder(raw, 1)
+        type: 'thrift_compact::finder_step(_index, raw.fields[_index].field_id == 1 and not raw.fields[_index].is_stop, _index == 0 ? -1 : f_page_locations[_index - 1].found)'
+        repeat: expr
+        repeat-expr: raw.fields.size
         doc: Field 1.
       num_pages:
-        value: 'f_page_locations.found ? f_page_locations.field.value.list_value.num_elements : 0'
+        value: 'f_page_locations.last.found >= 0 ? raw.fields[f_page_locations.last.found].value.list_value.num_elements : 0'
         doc: Number of pages.
       page_locations:
-        type: page_location_view(f_page_locations.field.value.list_value.elements[_index].struct_value)
+        type: page_location_view(raw.fields[f_page_locations.last.found].value.list_value.elements[_index].struct_value)
         repeat: expr
         repeat-expr: num_pages
         doc: The page locations.
@@ -514,22 +594,28 @@ types:
         doc: The decoded struct.
     instances:
       f_offset:
-        type: thrift_compact::field_finder(s, 1)
+        type: 'thrift_compact::finder_step(_index, s.fields[_index].field_id == 1 and not s.fields[_index].is_stop, _index == 0 ? -1 : f_offset[_index - 1].found)'
+        repeat: expr
+        repeat-expr: s.fields.size
         doc: Field 1.
       offset:
-        value: f_offset.field.value.int_value.value
+        value: s.fields[f_offset.last.found].value.int_value.value
         doc: Absolute offset of the page header.
       f_compressed_page_size:
-        type: thrift_compact::field_finder(s, 2)
+        type: 'thrift_compact::finder_step(_index, s.fields[_index].field_id == 2 and not s.fields[_index].is_stop, _index == 0 ? -1 : f_compressed_page_size[_index - 1].found)'
+        repeat: expr
+        repeat-expr: s.fields.size
         doc: Field 2.
       compressed_page_size:
-        value: f_compressed_page_size.field.value.int_value.value
+        value: s.fields[f_compressed_page_size.last.found].value.int_value.value
         doc: Header plus stored body size.
       f_first_row_index:
-        type: thrift_compact::field_finder(s, 3)
+        type: 'thrift_compact::finder_step(_index, s.fields[_index].field_id == 3 and not s.fields[_index].is_stop, _index == 0 ? -1 : f_first_row_index[_index - 1].found)'
+        repeat: expr
+        repeat-expr: s.fields.size
         doc: Field 3.
       first_row_index:
-        value: f_first_row_index.field.value.int_value.value
+        value: s.fields[f_first_row_index.last.found].value.int_value.value
         doc: First row of the page within the row group.
   column_index:
     doc: "ColumnIndex: 1 null_pages, 2 min_values, 3 max_values, 4 boundary_order, 5 null_counts."
@@ -540,27 +626,37 @@ types:
         doc: The decoded struct.
     instances:
       f_null_pages:
-        type: thrift_compact::field_finder(raw, 1)
+        type: 'thrift_compact::finder_step(_index, raw.fields[_index].field_id == 1 and not raw.fields[_index].is_stop, _index == 0 ? -1 : f_null_pages[_index - 1].found)'
+        repeat: expr
+        repeat-expr: raw.fields.size
         doc: Field 1 (list<bool>; element type 1 or 2 in the wild).
       num_pages:
-        value: 'f_null_pages.found ? f_null_pages.field.value.list_value.num_elements : 0'
+        value: 'f_null_pages.last.found >= 0 ? raw.fields[f_null_pages.last.found].value.list_value.num_elements : 0'
         doc: Number of pages.
       f_boundary_order:
-        type: thrift_compact::field_finder(raw, 4)
+        type: 'thrift_compact::finder_step(_index, raw.fields[_index].field_id == 4 and not raw.fields[_index].is_stop, _index == 0 ? -1 : f_boundary_order[_index - 1].found)'
+        repeat: expr
+        repeat-expr: raw.fields.size
         doc: Field 4.
       boundary_order:
-        value: f_boundary_order.field.value.int_value.value
+        value: raw.fields[f_boundary_order.last.found].value.int_value.value
         enum: boundary_order
-        if: f_boundary_order.found
+        if: f_boundary_order.last.found >= 0
         doc: Ordering of min/max across pages.
       f_min_values:
-        type: thrift_compact::field_finder(raw, 2)
+        type: 'thrift_compact::finder_step(_index, raw.fields[_index].field_id == 2 and not raw.fields[_index].is_stop, _index == 0 ? -1 : f_min_values[_index - 1].found)'
+        repeat: expr
+        repeat-expr: raw.fields.size
         doc: Field 2 (list<binary>).
       f_max_values:
-        type: thrift_compact::field_finder(raw, 3)
+        type: 'thrift_compact::finder_step(_index, raw.fields[_index].field_id == 3 and not raw.fields[_index].is_stop, _index == 0 ? -1 : f_max_values[_index - 1].found)'
+        repeat: expr
+        repeat-expr: raw.fields.size
         doc: Field 3 (list<binary>).
       f_null_counts:
-        type: thrift_compact::field_finder(raw, 5)
+        type: 'thrift_compact::finder_step(_index, raw.fields[_index].field_id == 5 and not raw.fields[_index].is_stop, _index == 0 ? -1 : f_null_counts[_index - 1].found)'
+        repeat: expr
+        repeat-expr: raw.fields.size
         doc: Field 5 (list<i64>).
   bloom_filter:
     doc: A BloomFilterHeader and the split-block bitset it announces.
@@ -592,19 +688,27 @@ types:
         doc: The decoded struct.
     instances:
       f_num_bytes:
-        type: thrift_compact::field_finder(s, 1)
+        type: 'thrift_compact::finder_step(_index, s.fields[_index].field_id == 1 and not s.fields[_index].is_stop, _index == 0 ? -1 : f_num_bytes[_index - 1].found)'
+        repeat: expr
+        repeat-expr: s.fields.size
         doc: Field 1.
       num_bytes:
-        value: f_num_bytes.field.value.int_value.value
+        value: s.fields[f_num_bytes.last.found].value.int_value.value
         doc: Size of the bitset in bytes.
       f_algorithm:
-        type: thrift_compact::field_finder(s, 2)
+        type: 'thrift_compact::finder_step(_index, s.fields[_index].field_id == 2 and not s.fields[_index].is_stop, _index == 0 ? -1 : f_algorithm[_index - 1].found)'
+        repeat: expr
+        repeat-expr: s.fields.size
         doc: Field 2 (union; member 1 = split block).
       f_hash:
-        type: thrift_compact::field_finder(s, 3)
+        type: 'thrift_compact::finder_step(_index, s.fields[_index].field_id == 3 and not s.fields[_index].is_stop, _index == 0 ? -1 : f_hash[_index - 1].found)'
+        repeat: expr
+        repeat-expr: s.fields.size
         doc: Field 3 (union; member 1 = xxHash64).
       f_compression:
-        type: thrift_compact::field_finder(s, 4)
+        type: 'thrift_compact::finder_step(_index, s.fields[_index].field_id == 4 and not s.fields[_index].is_stop, _index == 0 ? -1 : f_compression[_index - 1].found)'
+        repeat: expr
+        repeat-expr: s.fields.size
         doc: Field 4 (union; member 1 = uncompressed).
 enums:
   physical_type:

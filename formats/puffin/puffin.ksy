@@ -55,16 +55,26 @@ instances:
     pos: _io.size - 12
     type: footer_tail
     doc: The fixed 12-byte end of the footer (payload size, flags, magic).
+  tail_ok:
+    value: tail.len_payload >= 0 and tail.len_payload <= _io.size - 20
+    doc: |
+      The tail's payload size fits the file. After a parse error the Web IDE
+      still shows the tree, with `tail` read only partly; the instances below
+      are absent then, instead of showing offsets computed from a missing size
+      (NaN) or failing on a missing field.
   ofs_footer:
     value: _io.size - 12 - tail.len_payload - 4
+    if: tail_ok
     doc: Absolute offset of the footer (its leading magic).
   footer:
     pos: ofs_footer
     type: footer(tail.len_payload)
+    if: tail_ok
     doc: The footer, from its leading magic to the end of the payload.
   blob_region:
     pos: 4
     size: ofs_footer - 4
+    if: tail_ok
     doc: |
       The bytes between the header magic and the footer. Blobs are located by
       the `offset` and `length` of their metadata in the footer payload.
@@ -147,6 +157,13 @@ types:
           or an LZ4 frame of it when the compressed flag is set.
     instances:
       payload_text:
-        value: payload.to_s('UTF-8')
+        pos: _io.size - 12 - len_payload
+        size: len_payload
+        type: str
+        encoding: UTF-8
         if: not _root.tail.flags.payload_compressed
-        doc: The payload as text, when it is not compressed.
+        -webide-parse-mode: eager
+        doc: |
+          The payload as text, when it is not compressed: read again from its
+          bytes, so that it shows even when the footer's magic is wrong (a value
+          instance over `payload` failed there, `payload` being unread).

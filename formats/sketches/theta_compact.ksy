@@ -36,7 +36,10 @@ doc: |
     hash but no flags.
 
   Values above 2^53 (hashes, theta) lose precision in JavaScript, and so in
-  the Web IDE; the Python parser is exact.
+  the Web IDE, which shows 2^63-1 as 0x8000000000000000; the Python parser is
+  exact. For the IDE, `theta_text` and `entries_exact` read the same bytes
+  again as two 32-bit halves and show them exactly, as decimal strings
+  (`u8_exact`).
 doc-ref:
   - https://github.com/apache/datasketches-java/blob/main/src/main/java/org/apache/datasketches/theta/PreambleUtil.java
   - https://github.com/apache/datasketches-cpp/blob/master/theta/include/theta_sketch_impl.hpp
@@ -107,7 +110,7 @@ types:
         type: b1
         doc: Bit 0 (0x01), formerly BIG_ENDIAN; must be 0 (always little-endian).
   body_v3:
-    -webide-representation: 'n={num_retained:dec} theta={theta} seed_hash={seed_hash}'
+    -webide-representation: 'n={num_retained:dec} theta={theta_text} seed_hash={seed_hash}'
     doc: |
       Serial version 3. The preamble has `pre_longs` longs: 1 = empty (8
       bytes) or a single hash (16 bytes); 2 = exact mode (theta = 1.0);
@@ -163,8 +166,23 @@ types:
       theta:
         value: '_root.pre_longs >= 3 ? theta_long : 9223372036854775807'
         doc: Theta as a 64-bit integer (2^63-1 = 1.0 unless stored).
+      theta_exact:
+        pos: 16
+        type: u8_exact
+        if: _root.pre_longs >= 3
+        -webide-parse-mode: eager
+        doc: The bytes of `theta_long` again, shown exactly (`u8_exact`).
+      theta_text:
+        value: '_root.pre_longs >= 3 ? theta_exact.text : "9223372036854775807"'
+        doc: Theta as an exact decimal string, for the Web IDE (JavaScript rounds it).
+      entries_exact:
+        pos: _root.pre_longs * 8
+        type: u8_exact
+        repeat: expr
+        repeat-expr: num_retained
+        doc: The hashes again, each shown exactly (`u8_exact`); click to read them in the Web IDE.
   body_v4:
-    -webide-representation: 'n={num_entries:dec} theta={theta} entry_bits={entry_bits:dec}'
+    -webide-representation: 'n={num_entries:dec} theta={theta_text} entry_bits={entry_bits:dec}'
     doc: |
       Serial version 4: an ordered compact sketch whose hashes are stored as
       deltas (`hash[i] - hash[i-1]`, with `hash[-1] = 0`), each packed into
@@ -217,8 +235,17 @@ types:
       theta:
         value: '_root.pre_longs >= 2 ? theta_long : 9223372036854775807'
         doc: Theta as a 64-bit integer (2^63-1 = 1.0 unless stored).
+      theta_exact:
+        pos: 8
+        type: u8_exact
+        if: _root.pre_longs >= 2
+        -webide-parse-mode: eager
+        doc: The bytes of `theta_long` again, shown exactly (`u8_exact`).
+      theta_text:
+        value: '_root.pre_longs >= 2 ? theta_exact.text : "9223372036854775807"'
+        doc: Theta as an exact decimal string, for the Web IDE (JavaScript rounds it).
   body_v1:
-    -webide-representation: 'n={num_entries:dec} theta={theta_long}'
+    -webide-representation: 'n={num_entries:dec} theta={theta_text}'
     doc: |
       Serial version 1 (legacy): always three preamble longs, no seed hash, no
       flags; always ordered. Empty when there are no hashes and theta is 1.0.
@@ -243,8 +270,23 @@ types:
         repeat: expr
         repeat-expr: num_entries
         doc: The retained hashes, ascending.
+    instances:
+      theta_exact:
+        pos: 16
+        type: u8_exact
+        -webide-parse-mode: eager
+        doc: The bytes of `theta_long` again, shown exactly (`u8_exact`).
+      theta_text:
+        value: theta_exact.text
+        doc: Theta as an exact decimal string, for the Web IDE (JavaScript rounds it).
+      entries_exact:
+        pos: 24
+        type: u8_exact
+        repeat: expr
+        repeat-expr: num_entries
+        doc: The hashes again, each shown exactly (`u8_exact`); click to read them in the Web IDE.
   body_v2:
-    -webide-representation: 'n={num_entries:dec} seed_hash={seed_hash}'
+    -webide-representation: 'n={num_entries:dec} theta={theta_text} seed_hash={seed_hash}'
     doc: |
       Serial version 2 (legacy): seed hash but no flags; always ordered. One
       preamble long = empty; two = exact mode (empty if no hashes); three =
@@ -276,3 +318,46 @@ types:
         repeat: expr
         repeat-expr: '_root.pre_longs >= 2 ? num_entries : 0'
         doc: The retained hashes, ascending.
+    instances:
+      theta_exact:
+        pos: 16
+        type: u8_exact
+        if: _root.pre_longs >= 3
+        -webide-parse-mode: eager
+        doc: The bytes of `theta_long` again, shown exactly (`u8_exact`).
+      theta_text:
+        value: '_root.pre_longs >= 3 ? theta_exact.text : "9223372036854775807"'
+        doc: Theta as an exact decimal string, for the Web IDE (JavaScript rounds it).
+      entries_exact:
+        pos: _root.pre_longs * 8
+        type: u8_exact
+        repeat: expr
+        repeat-expr: '_root.pre_longs >= 2 ? num_entries : 0'
+        doc: The hashes again, each shown exactly (`u8_exact`); click to read them in the Web IDE.
+  u8_exact:
+    doc: |
+      An unsigned 64-bit little-endian integer read as two 32-bit halves and
+      shown as an exact decimal string: with `value = hi * 2^32 + lo` and
+      `2^32 = 4294 * 10^6 + 967296`, the six low decimal digits and the rest
+      come from products below 2^53, which JavaScript numbers hold exactly.
+    -webide-representation: '{text}'
+    seq:
+      - id: lo
+        type: u4
+        doc: Low 32 bits.
+      - id: hi
+        type: u4
+        doc: High 32 bits.
+    instances:
+      low6:
+        value: hi * 967296 + lo
+        doc: The value minus `hi * 4294 * 10^6` (below 2^53).
+      top:
+        value: hi * 4294 + low6 / 1000000
+        doc: The value's decimal digits above the last six.
+      bottom:
+        value: low6 % 1000000
+        doc: The value's last six decimal digits.
+      text:
+        value: 'top == 0 ? bottom.to_s : top.to_s + (bottom + 1000000).to_s.substring(1, 7)'
+        doc: The value in decimal, exactly.

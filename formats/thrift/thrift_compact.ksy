@@ -23,8 +23,20 @@ doc: |
   1 (not 2) and false elements as 0x02; an element byte of 1 is true, any
   other value false.
 
-  `field_finder(obj, id)` finds a field of a decoded struct by its id, so specs
-  that import this one (parquet.ksy) can follow typed fields.
+  `finder_step` finds a field of a decoded struct by its id, so specs that
+  import this one (parquet.ksy) can follow typed fields: an instance
+  `f_x: {type: 'thrift_compact::finder_step(_index, s.fields[_index].field_id
+  == ID and not s.fields[_index].is_stop, _index == 0 ? -1 :
+  f_x[_index - 1].found)', repeat: expr, repeat-expr: s.fields.size}` ends in
+  `f_x.last.found`, the index of the field in `s.fields` (-1 if absent). The
+  steps take only numbers: a user type that took the struct as a parameter
+  would repeat the whole struct in the Web IDE's tree at every lookup (the IDE
+  shows parameters as fields), and make "disable lazy parsing" export it
+  again for each of them.
+
+  Labels in the Web IDE: a field reads `#id value` (`stop` for the stop
+  byte), a string or binary as its bytes in quotes (`data:str`), an integer
+  in decimal (exact up to 2^53 in JavaScript).
 doc-ref:
   - https://github.com/apache/thrift/blob/master/doc/specs/thrift-compact-protocol.md
 -webide-representation: '{fields}'
@@ -46,7 +58,7 @@ types:
         doc: The fields, up to and including the stop byte (the last element).
   compact_field:
     doc: One field of a struct, or the stop byte that ends it.
-    -webide-representation: '#{field_id:dec} {value}'
+    -webide-representation: '{label} {value}'
     params:
       - id: prev_id
         type: s4
@@ -89,9 +101,12 @@ types:
         value: wire_type == wire_types::bool_true
         if: is_bool
         doc: The value of a boolean field.
+      label:
+        value: 'is_stop ? "stop" : "#" + field_id.to_s + (is_bool ? (bool_value ? " true" : " false") : "")'
+        doc: The field's label in the Web IDE (`#id`, `stop` for the stop byte, whose `field_id` repeats the previous one).
   compact_value:
     doc: A value of a given wire type (as a field value or a collection element).
-    -webide-representation: '{int_value.value:dec}{binary_value.text}{struct_value}{list_value}'
+    -webide-representation: '{bool_byte:dec}{byte_value:dec}{int_value}{double_value}{binary_value}{list_value}{map_value}{struct_value}{uuid_value:uuid}'
     params:
       - id: value_type
         type: u1
@@ -140,7 +155,7 @@ types:
         doc: The boolean of a collection element.
   compact_binary:
     doc: "Binary or string: a varint length, then the bytes."
-    -webide-representation: '{len_data.value:dec} bytes'
+    -webide-representation: '{data:str}'
     seq:
       - id: len_data
         type: uvarint
@@ -228,20 +243,17 @@ types:
         doc: The bytes of the varint.
       - id: overlong
         size: 0
-        if: last.has_next
+        if: groups[groups.size - 1].has_next
         valid:
           expr: _.length < 0
         doc: Present (and failing) only when a 10th byte still has its continuation bit.
         -lakestruct-rule: thrift.varint
     instances:
-      last:
-        value: groups[groups.size - 1]
-        doc: The last group.
       value:
-        value: last.acc
-        doc: The unsigned value.
+        value: groups[groups.size - 1].acc
+        doc: The unsigned value (the last group's; no `last` instance, which the Web IDE would show as a second copy of that group).
       too_long:
-        value: last.has_next
+        value: groups[groups.size - 1].has_next
         doc: The 10th byte still had its continuation bit set (malformed).
   varint_group:
     doc: One byte of a varint, carrying the value accumulated so far.
@@ -277,36 +289,10 @@ types:
       value:
         value: '(raw.value % 2 == 0 ? raw.value / 2 : -((raw.value + 1) / 2)).as<s8>'
         doc: The signed value (n / 2 for even n, -(n + 1) / 2 for odd n).
-  field_finder:
-    doc: |
-      Finds the field with id `wanted` in a decoded struct (`index` = -1 when it
-      is absent; the last occurrence wins, as in Thrift readers).
-    params:
-      - id: obj
-        type: compact_struct
-        doc: The struct to search.
-      - id: wanted
-        type: s4
-        doc: The field id.
-    seq:
-      - id: steps
-        type: 'finder_step(_index, (not obj.fields[_index].is_stop) and obj.fields[_index].field_id == wanted, _index == 0 ? -1 : steps[_index - 1].found)'
-        repeat: expr
-        repeat-expr: obj.fields.size
-        doc: One zero-size step per field, carrying the index found so far.
-    instances:
-      index:
-        value: steps[steps.size - 1].found
-        doc: Index of the field in `obj.fields`, or -1.
-      found:
-        value: index >= 0
-        doc: The field is present.
-      field:
-        value: obj.fields[index]
-        if: found
-        doc: The field.
   finder_step:
-    doc: One step of `field_finder` (reads no bytes).
+    doc: |
+      One step of a field lookup (reads no bytes): the index of the wanted
+      field among the fields examined so far (see the spec's doc).
     params:
       - id: idx
         type: s4

@@ -206,11 +206,14 @@ class PaimonBinaryRow(KaitaiStruct):
 
         @property
         def is_null(self):
-            """The field's null bit is set."""
+            """The field's null bit is set: bit (index + 8) % 8 of byte (index + 8) / 8
+            of the header area, taken with / and % (no bit operators, which
+            JavaScript computes on 32 bits).
+            """
             if hasattr(self, '_m_is_null'):
                 return self._m_is_null
 
-            self._m_is_null = KaitaiStream.byte_array_index(self._parent.null_bits, (self.index + 8) // 8 - 1) & 1 << (self.index + 8) % 8 != 0
+            self._m_is_null = (KaitaiStream.byte_array_index(self._parent.null_bits, (self.index + 8) // 8 - 1) // KaitaiStream.byte_array_index(b"\x01\x02\x04\x08\x10\x20\x40\x80", (self.index + 8) % 8)) % 2 == 1
             return getattr(self, '_m_is_null', None)
 
         @property

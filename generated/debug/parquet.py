@@ -207,22 +207,34 @@ class Parquet(KaitaiStruct):
             _ = self.f_algorithm
             if hasattr(self, '_m_f_algorithm'):
                 pass
-                self._m_f_algorithm._fetch_instances()
+                for i in range(len(self._m_f_algorithm)):
+                    pass
+                    self._m_f_algorithm[i]._fetch_instances()
+
 
             _ = self.f_compression
             if hasattr(self, '_m_f_compression'):
                 pass
-                self._m_f_compression._fetch_instances()
+                for i in range(len(self._m_f_compression)):
+                    pass
+                    self._m_f_compression[i]._fetch_instances()
+
 
             _ = self.f_hash
             if hasattr(self, '_m_f_hash'):
                 pass
-                self._m_f_hash._fetch_instances()
+                for i in range(len(self._m_f_hash)):
+                    pass
+                    self._m_f_hash[i]._fetch_instances()
+
 
             _ = self.f_num_bytes
             if hasattr(self, '_m_f_num_bytes'):
                 pass
-                self._m_f_num_bytes._fetch_instances()
+                for i in range(len(self._m_f_num_bytes)):
+                    pass
+                    self._m_f_num_bytes[i]._fetch_instances()
+
 
 
         @property
@@ -232,8 +244,17 @@ class Parquet(KaitaiStruct):
                 return self._m_f_algorithm
 
             self._debug['_m_f_algorithm']['start'] = self._io.pos()
-            self._m_f_algorithm = thrift_compact.ThriftCompact.FieldFinder(self.s, 2, self._io)
-            self._m_f_algorithm._read()
+            self._debug['_m_f_algorithm']['arr'] = []
+            self._m_f_algorithm = []
+            for i in range(len(self.s.fields)):
+                self._debug['_m_f_algorithm']['arr'].append({'start': self._io.pos()})
+                _t__m_f_algorithm = thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 2) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_algorithm[i - 1].found), self._io)
+                try:
+                    _t__m_f_algorithm._read()
+                finally:
+                    self._m_f_algorithm.append(_t__m_f_algorithm)
+                self._debug['_m_f_algorithm']['arr'][i]['end'] = self._io.pos()
+
             self._debug['_m_f_algorithm']['end'] = self._io.pos()
             return getattr(self, '_m_f_algorithm', None)
 
@@ -244,8 +265,17 @@ class Parquet(KaitaiStruct):
                 return self._m_f_compression
 
             self._debug['_m_f_compression']['start'] = self._io.pos()
-            self._m_f_compression = thrift_compact.ThriftCompact.FieldFinder(self.s, 4, self._io)
-            self._m_f_compression._read()
+            self._debug['_m_f_compression']['arr'] = []
+            self._m_f_compression = []
+            for i in range(len(self.s.fields)):
+                self._debug['_m_f_compression']['arr'].append({'start': self._io.pos()})
+                _t__m_f_compression = thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 4) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_compression[i - 1].found), self._io)
+                try:
+                    _t__m_f_compression._read()
+                finally:
+                    self._m_f_compression.append(_t__m_f_compression)
+                self._debug['_m_f_compression']['arr'][i]['end'] = self._io.pos()
+
             self._debug['_m_f_compression']['end'] = self._io.pos()
             return getattr(self, '_m_f_compression', None)
 
@@ -256,8 +286,17 @@ class Parquet(KaitaiStruct):
                 return self._m_f_hash
 
             self._debug['_m_f_hash']['start'] = self._io.pos()
-            self._m_f_hash = thrift_compact.ThriftCompact.FieldFinder(self.s, 3, self._io)
-            self._m_f_hash._read()
+            self._debug['_m_f_hash']['arr'] = []
+            self._m_f_hash = []
+            for i in range(len(self.s.fields)):
+                self._debug['_m_f_hash']['arr'].append({'start': self._io.pos()})
+                _t__m_f_hash = thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 3) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_hash[i - 1].found), self._io)
+                try:
+                    _t__m_f_hash._read()
+                finally:
+                    self._m_f_hash.append(_t__m_f_hash)
+                self._debug['_m_f_hash']['arr'][i]['end'] = self._io.pos()
+
             self._debug['_m_f_hash']['end'] = self._io.pos()
             return getattr(self, '_m_f_hash', None)
 
@@ -268,8 +307,17 @@ class Parquet(KaitaiStruct):
                 return self._m_f_num_bytes
 
             self._debug['_m_f_num_bytes']['start'] = self._io.pos()
-            self._m_f_num_bytes = thrift_compact.ThriftCompact.FieldFinder(self.s, 1, self._io)
-            self._m_f_num_bytes._read()
+            self._debug['_m_f_num_bytes']['arr'] = []
+            self._m_f_num_bytes = []
+            for i in range(len(self.s.fields)):
+                self._debug['_m_f_num_bytes']['arr'].append({'start': self._io.pos()})
+                _t__m_f_num_bytes = thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 1) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_num_bytes[i - 1].found), self._io)
+                try:
+                    _t__m_f_num_bytes._read()
+                finally:
+                    self._m_f_num_bytes.append(_t__m_f_num_bytes)
+                self._debug['_m_f_num_bytes']['arr'][i]['end'] = self._io.pos()
+
             self._debug['_m_f_num_bytes']['end'] = self._io.pos()
             return getattr(self, '_m_f_num_bytes', None)
 
@@ -279,7 +327,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_num_bytes'):
                 return self._m_num_bytes
 
-            self._m_num_bytes = self.f_num_bytes.field.value.int_value.value
+            self._m_num_bytes = self.s.fields[self.f_num_bytes[-1].found].value.int_value.value
             return getattr(self, '_m_num_bytes', None)
 
 
@@ -312,27 +360,42 @@ class Parquet(KaitaiStruct):
             _ = self.f_column_index_length
             if hasattr(self, '_m_f_column_index_length'):
                 pass
-                self._m_f_column_index_length._fetch_instances()
+                for i in range(len(self._m_f_column_index_length)):
+                    pass
+                    self._m_f_column_index_length[i]._fetch_instances()
+
 
             _ = self.f_column_index_offset
             if hasattr(self, '_m_f_column_index_offset'):
                 pass
-                self._m_f_column_index_offset._fetch_instances()
+                for i in range(len(self._m_f_column_index_offset)):
+                    pass
+                    self._m_f_column_index_offset[i]._fetch_instances()
+
 
             _ = self.f_meta_data
             if hasattr(self, '_m_f_meta_data'):
                 pass
-                self._m_f_meta_data._fetch_instances()
+                for i in range(len(self._m_f_meta_data)):
+                    pass
+                    self._m_f_meta_data[i]._fetch_instances()
+
 
             _ = self.f_offset_index_length
             if hasattr(self, '_m_f_offset_index_length'):
                 pass
-                self._m_f_offset_index_length._fetch_instances()
+                for i in range(len(self._m_f_offset_index_length)):
+                    pass
+                    self._m_f_offset_index_length[i]._fetch_instances()
+
 
             _ = self.f_offset_index_offset
             if hasattr(self, '_m_f_offset_index_offset'):
                 pass
-                self._m_f_offset_index_offset._fetch_instances()
+                for i in range(len(self._m_f_offset_index_offset)):
+                    pass
+                    self._m_f_offset_index_offset[i]._fetch_instances()
+
 
             _ = self.meta_data
             if hasattr(self, '_m_meta_data'):
@@ -377,9 +440,9 @@ class Parquet(KaitaiStruct):
             if self.has_column_index:
                 pass
                 _pos = self._io.pos()
-                self._io.seek(self.f_column_index_offset.field.value.int_value.value)
+                self._io.seek(self.s.fields[self.f_column_index_offset[-1].found].value.int_value.value)
                 self._debug['_m_column_index']['start'] = self._io.pos()
-                self._raw__m_column_index = self._io.read_bytes(self.f_column_index_length.field.value.int_value.value)
+                self._raw__m_column_index = self._io.read_bytes(self.s.fields[self.f_column_index_length[-1].found].value.int_value.value)
                 _io__raw__m_column_index = KaitaiStream(BytesIO(self._raw__m_column_index))
                 self._m_column_index = Parquet.ColumnIndex(_io__raw__m_column_index, self, self._root)
                 self._m_column_index._read()
@@ -394,7 +457,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_encrypted'):
                 return self._m_encrypted
 
-            self._m_encrypted = (not (self.f_meta_data.found))
+            self._m_encrypted = (not (self.f_meta_data[-1].found >= 0))
             return getattr(self, '_m_encrypted', None)
 
         @property
@@ -404,8 +467,17 @@ class Parquet(KaitaiStruct):
                 return self._m_f_column_index_length
 
             self._debug['_m_f_column_index_length']['start'] = self._io.pos()
-            self._m_f_column_index_length = thrift_compact.ThriftCompact.FieldFinder(self.s, 7, self._io)
-            self._m_f_column_index_length._read()
+            self._debug['_m_f_column_index_length']['arr'] = []
+            self._m_f_column_index_length = []
+            for i in range(len(self.s.fields)):
+                self._debug['_m_f_column_index_length']['arr'].append({'start': self._io.pos()})
+                _t__m_f_column_index_length = thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 7) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_column_index_length[i - 1].found), self._io)
+                try:
+                    _t__m_f_column_index_length._read()
+                finally:
+                    self._m_f_column_index_length.append(_t__m_f_column_index_length)
+                self._debug['_m_f_column_index_length']['arr'][i]['end'] = self._io.pos()
+
             self._debug['_m_f_column_index_length']['end'] = self._io.pos()
             return getattr(self, '_m_f_column_index_length', None)
 
@@ -416,8 +488,17 @@ class Parquet(KaitaiStruct):
                 return self._m_f_column_index_offset
 
             self._debug['_m_f_column_index_offset']['start'] = self._io.pos()
-            self._m_f_column_index_offset = thrift_compact.ThriftCompact.FieldFinder(self.s, 6, self._io)
-            self._m_f_column_index_offset._read()
+            self._debug['_m_f_column_index_offset']['arr'] = []
+            self._m_f_column_index_offset = []
+            for i in range(len(self.s.fields)):
+                self._debug['_m_f_column_index_offset']['arr'].append({'start': self._io.pos()})
+                _t__m_f_column_index_offset = thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 6) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_column_index_offset[i - 1].found), self._io)
+                try:
+                    _t__m_f_column_index_offset._read()
+                finally:
+                    self._m_f_column_index_offset.append(_t__m_f_column_index_offset)
+                self._debug['_m_f_column_index_offset']['arr'][i]['end'] = self._io.pos()
+
             self._debug['_m_f_column_index_offset']['end'] = self._io.pos()
             return getattr(self, '_m_f_column_index_offset', None)
 
@@ -428,8 +509,17 @@ class Parquet(KaitaiStruct):
                 return self._m_f_meta_data
 
             self._debug['_m_f_meta_data']['start'] = self._io.pos()
-            self._m_f_meta_data = thrift_compact.ThriftCompact.FieldFinder(self.s, 3, self._io)
-            self._m_f_meta_data._read()
+            self._debug['_m_f_meta_data']['arr'] = []
+            self._m_f_meta_data = []
+            for i in range(len(self.s.fields)):
+                self._debug['_m_f_meta_data']['arr'].append({'start': self._io.pos()})
+                _t__m_f_meta_data = thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 3) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_meta_data[i - 1].found), self._io)
+                try:
+                    _t__m_f_meta_data._read()
+                finally:
+                    self._m_f_meta_data.append(_t__m_f_meta_data)
+                self._debug['_m_f_meta_data']['arr'][i]['end'] = self._io.pos()
+
             self._debug['_m_f_meta_data']['end'] = self._io.pos()
             return getattr(self, '_m_f_meta_data', None)
 
@@ -440,8 +530,17 @@ class Parquet(KaitaiStruct):
                 return self._m_f_offset_index_length
 
             self._debug['_m_f_offset_index_length']['start'] = self._io.pos()
-            self._m_f_offset_index_length = thrift_compact.ThriftCompact.FieldFinder(self.s, 5, self._io)
-            self._m_f_offset_index_length._read()
+            self._debug['_m_f_offset_index_length']['arr'] = []
+            self._m_f_offset_index_length = []
+            for i in range(len(self.s.fields)):
+                self._debug['_m_f_offset_index_length']['arr'].append({'start': self._io.pos()})
+                _t__m_f_offset_index_length = thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 5) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_offset_index_length[i - 1].found), self._io)
+                try:
+                    _t__m_f_offset_index_length._read()
+                finally:
+                    self._m_f_offset_index_length.append(_t__m_f_offset_index_length)
+                self._debug['_m_f_offset_index_length']['arr'][i]['end'] = self._io.pos()
+
             self._debug['_m_f_offset_index_length']['end'] = self._io.pos()
             return getattr(self, '_m_f_offset_index_length', None)
 
@@ -452,8 +551,17 @@ class Parquet(KaitaiStruct):
                 return self._m_f_offset_index_offset
 
             self._debug['_m_f_offset_index_offset']['start'] = self._io.pos()
-            self._m_f_offset_index_offset = thrift_compact.ThriftCompact.FieldFinder(self.s, 4, self._io)
-            self._m_f_offset_index_offset._read()
+            self._debug['_m_f_offset_index_offset']['arr'] = []
+            self._m_f_offset_index_offset = []
+            for i in range(len(self.s.fields)):
+                self._debug['_m_f_offset_index_offset']['arr'].append({'start': self._io.pos()})
+                _t__m_f_offset_index_offset = thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 4) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_offset_index_offset[i - 1].found), self._io)
+                try:
+                    _t__m_f_offset_index_offset._read()
+                finally:
+                    self._m_f_offset_index_offset.append(_t__m_f_offset_index_offset)
+                self._debug['_m_f_offset_index_offset']['arr'][i]['end'] = self._io.pos()
+
             self._debug['_m_f_offset_index_offset']['end'] = self._io.pos()
             return getattr(self, '_m_f_offset_index_offset', None)
 
@@ -463,7 +571,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_has_column_index'):
                 return self._m_has_column_index
 
-            self._m_has_column_index =  ((self.f_column_index_offset.found) and (self.f_column_index_length.found)) 
+            self._m_has_column_index =  ((self.f_column_index_offset[-1].found >= 0) and (self.f_column_index_length[-1].found >= 0)) 
             return getattr(self, '_m_has_column_index', None)
 
         @property
@@ -472,7 +580,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_has_offset_index'):
                 return self._m_has_offset_index
 
-            self._m_has_offset_index =  ((self.f_offset_index_offset.found) and (self.f_offset_index_length.found)) 
+            self._m_has_offset_index =  ((self.f_offset_index_offset[-1].found >= 0) and (self.f_offset_index_length[-1].found >= 0)) 
             return getattr(self, '_m_has_offset_index', None)
 
         @property
@@ -481,10 +589,10 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_meta_data'):
                 return self._m_meta_data
 
-            if self.f_meta_data.found:
+            if self.f_meta_data[-1].found >= 0:
                 pass
                 self._debug['_m_meta_data']['start'] = self._io.pos()
-                self._m_meta_data = Parquet.ColumnMetaDataView(self.f_meta_data.field.value.struct_value, self._io, self, self._root)
+                self._m_meta_data = Parquet.ColumnMetaDataView(self.s.fields[self.f_meta_data[-1].found].value.struct_value, self._io, self, self._root)
                 self._m_meta_data._read()
                 self._debug['_m_meta_data']['end'] = self._io.pos()
 
@@ -499,9 +607,9 @@ class Parquet(KaitaiStruct):
             if self.has_offset_index:
                 pass
                 _pos = self._io.pos()
-                self._io.seek(self.f_offset_index_offset.field.value.int_value.value)
+                self._io.seek(self.s.fields[self.f_offset_index_offset[-1].found].value.int_value.value)
                 self._debug['_m_offset_index']['start'] = self._io.pos()
-                self._raw__m_offset_index = self._io.read_bytes(self.f_offset_index_length.field.value.int_value.value)
+                self._raw__m_offset_index = self._io.read_bytes(self.s.fields[self.f_offset_index_length[-1].found].value.int_value.value)
                 _io__raw__m_offset_index = KaitaiStream(BytesIO(self._raw__m_offset_index))
                 self._m_offset_index = Parquet.OffsetIndex(_io__raw__m_offset_index, self, self._root)
                 self._m_offset_index._read()
@@ -551,27 +659,42 @@ class Parquet(KaitaiStruct):
             _ = self.f_boundary_order
             if hasattr(self, '_m_f_boundary_order'):
                 pass
-                self._m_f_boundary_order._fetch_instances()
+                for i in range(len(self._m_f_boundary_order)):
+                    pass
+                    self._m_f_boundary_order[i]._fetch_instances()
+
 
             _ = self.f_max_values
             if hasattr(self, '_m_f_max_values'):
                 pass
-                self._m_f_max_values._fetch_instances()
+                for i in range(len(self._m_f_max_values)):
+                    pass
+                    self._m_f_max_values[i]._fetch_instances()
+
 
             _ = self.f_min_values
             if hasattr(self, '_m_f_min_values'):
                 pass
-                self._m_f_min_values._fetch_instances()
+                for i in range(len(self._m_f_min_values)):
+                    pass
+                    self._m_f_min_values[i]._fetch_instances()
+
 
             _ = self.f_null_counts
             if hasattr(self, '_m_f_null_counts'):
                 pass
-                self._m_f_null_counts._fetch_instances()
+                for i in range(len(self._m_f_null_counts)):
+                    pass
+                    self._m_f_null_counts[i]._fetch_instances()
+
 
             _ = self.f_null_pages
             if hasattr(self, '_m_f_null_pages'):
                 pass
-                self._m_f_null_pages._fetch_instances()
+                for i in range(len(self._m_f_null_pages)):
+                    pass
+                    self._m_f_null_pages[i]._fetch_instances()
+
 
 
         @property
@@ -580,9 +703,9 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_boundary_order'):
                 return self._m_boundary_order
 
-            if self.f_boundary_order.found:
+            if self.f_boundary_order[-1].found >= 0:
                 pass
-                self._m_boundary_order = KaitaiStream.resolve_enum(Parquet.BoundaryOrder, self.f_boundary_order.field.value.int_value.value)
+                self._m_boundary_order = KaitaiStream.resolve_enum(Parquet.BoundaryOrder, self.raw.fields[self.f_boundary_order[-1].found].value.int_value.value)
 
             return getattr(self, '_m_boundary_order', None)
 
@@ -593,8 +716,17 @@ class Parquet(KaitaiStruct):
                 return self._m_f_boundary_order
 
             self._debug['_m_f_boundary_order']['start'] = self._io.pos()
-            self._m_f_boundary_order = thrift_compact.ThriftCompact.FieldFinder(self.raw, 4, self._io)
-            self._m_f_boundary_order._read()
+            self._debug['_m_f_boundary_order']['arr'] = []
+            self._m_f_boundary_order = []
+            for i in range(len(self.raw.fields)):
+                self._debug['_m_f_boundary_order']['arr'].append({'start': self._io.pos()})
+                _t__m_f_boundary_order = thrift_compact.ThriftCompact.FinderStep(i,  ((self.raw.fields[i].field_id == 4) and ((not (self.raw.fields[i].is_stop)))) , (-1 if i == 0 else self.f_boundary_order[i - 1].found), self._io)
+                try:
+                    _t__m_f_boundary_order._read()
+                finally:
+                    self._m_f_boundary_order.append(_t__m_f_boundary_order)
+                self._debug['_m_f_boundary_order']['arr'][i]['end'] = self._io.pos()
+
             self._debug['_m_f_boundary_order']['end'] = self._io.pos()
             return getattr(self, '_m_f_boundary_order', None)
 
@@ -605,8 +737,17 @@ class Parquet(KaitaiStruct):
                 return self._m_f_max_values
 
             self._debug['_m_f_max_values']['start'] = self._io.pos()
-            self._m_f_max_values = thrift_compact.ThriftCompact.FieldFinder(self.raw, 3, self._io)
-            self._m_f_max_values._read()
+            self._debug['_m_f_max_values']['arr'] = []
+            self._m_f_max_values = []
+            for i in range(len(self.raw.fields)):
+                self._debug['_m_f_max_values']['arr'].append({'start': self._io.pos()})
+                _t__m_f_max_values = thrift_compact.ThriftCompact.FinderStep(i,  ((self.raw.fields[i].field_id == 3) and ((not (self.raw.fields[i].is_stop)))) , (-1 if i == 0 else self.f_max_values[i - 1].found), self._io)
+                try:
+                    _t__m_f_max_values._read()
+                finally:
+                    self._m_f_max_values.append(_t__m_f_max_values)
+                self._debug['_m_f_max_values']['arr'][i]['end'] = self._io.pos()
+
             self._debug['_m_f_max_values']['end'] = self._io.pos()
             return getattr(self, '_m_f_max_values', None)
 
@@ -617,8 +758,17 @@ class Parquet(KaitaiStruct):
                 return self._m_f_min_values
 
             self._debug['_m_f_min_values']['start'] = self._io.pos()
-            self._m_f_min_values = thrift_compact.ThriftCompact.FieldFinder(self.raw, 2, self._io)
-            self._m_f_min_values._read()
+            self._debug['_m_f_min_values']['arr'] = []
+            self._m_f_min_values = []
+            for i in range(len(self.raw.fields)):
+                self._debug['_m_f_min_values']['arr'].append({'start': self._io.pos()})
+                _t__m_f_min_values = thrift_compact.ThriftCompact.FinderStep(i,  ((self.raw.fields[i].field_id == 2) and ((not (self.raw.fields[i].is_stop)))) , (-1 if i == 0 else self.f_min_values[i - 1].found), self._io)
+                try:
+                    _t__m_f_min_values._read()
+                finally:
+                    self._m_f_min_values.append(_t__m_f_min_values)
+                self._debug['_m_f_min_values']['arr'][i]['end'] = self._io.pos()
+
             self._debug['_m_f_min_values']['end'] = self._io.pos()
             return getattr(self, '_m_f_min_values', None)
 
@@ -629,8 +779,17 @@ class Parquet(KaitaiStruct):
                 return self._m_f_null_counts
 
             self._debug['_m_f_null_counts']['start'] = self._io.pos()
-            self._m_f_null_counts = thrift_compact.ThriftCompact.FieldFinder(self.raw, 5, self._io)
-            self._m_f_null_counts._read()
+            self._debug['_m_f_null_counts']['arr'] = []
+            self._m_f_null_counts = []
+            for i in range(len(self.raw.fields)):
+                self._debug['_m_f_null_counts']['arr'].append({'start': self._io.pos()})
+                _t__m_f_null_counts = thrift_compact.ThriftCompact.FinderStep(i,  ((self.raw.fields[i].field_id == 5) and ((not (self.raw.fields[i].is_stop)))) , (-1 if i == 0 else self.f_null_counts[i - 1].found), self._io)
+                try:
+                    _t__m_f_null_counts._read()
+                finally:
+                    self._m_f_null_counts.append(_t__m_f_null_counts)
+                self._debug['_m_f_null_counts']['arr'][i]['end'] = self._io.pos()
+
             self._debug['_m_f_null_counts']['end'] = self._io.pos()
             return getattr(self, '_m_f_null_counts', None)
 
@@ -641,8 +800,17 @@ class Parquet(KaitaiStruct):
                 return self._m_f_null_pages
 
             self._debug['_m_f_null_pages']['start'] = self._io.pos()
-            self._m_f_null_pages = thrift_compact.ThriftCompact.FieldFinder(self.raw, 1, self._io)
-            self._m_f_null_pages._read()
+            self._debug['_m_f_null_pages']['arr'] = []
+            self._m_f_null_pages = []
+            for i in range(len(self.raw.fields)):
+                self._debug['_m_f_null_pages']['arr'].append({'start': self._io.pos()})
+                _t__m_f_null_pages = thrift_compact.ThriftCompact.FinderStep(i,  ((self.raw.fields[i].field_id == 1) and ((not (self.raw.fields[i].is_stop)))) , (-1 if i == 0 else self.f_null_pages[i - 1].found), self._io)
+                try:
+                    _t__m_f_null_pages._read()
+                finally:
+                    self._m_f_null_pages.append(_t__m_f_null_pages)
+                self._debug['_m_f_null_pages']['arr'][i]['end'] = self._io.pos()
+
             self._debug['_m_f_null_pages']['end'] = self._io.pos()
             return getattr(self, '_m_f_null_pages', None)
 
@@ -652,7 +820,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_num_pages'):
                 return self._m_num_pages
 
-            self._m_num_pages = (self.f_null_pages.field.value.list_value.num_elements if self.f_null_pages.found else 0)
+            self._m_num_pages = (self.raw.fields[self.f_null_pages[-1].found].value.list_value.num_elements if self.f_null_pages[-1].found >= 0 else 0)
             return getattr(self, '_m_num_pages', None)
 
 
@@ -675,37 +843,58 @@ class Parquet(KaitaiStruct):
             _ = self.f_bloom_filter_offset
             if hasattr(self, '_m_f_bloom_filter_offset'):
                 pass
-                self._m_f_bloom_filter_offset._fetch_instances()
+                for i in range(len(self._m_f_bloom_filter_offset)):
+                    pass
+                    self._m_f_bloom_filter_offset[i]._fetch_instances()
+
 
             _ = self.f_codec
             if hasattr(self, '_m_f_codec'):
                 pass
-                self._m_f_codec._fetch_instances()
+                for i in range(len(self._m_f_codec)):
+                    pass
+                    self._m_f_codec[i]._fetch_instances()
+
 
             _ = self.f_data_page_offset
             if hasattr(self, '_m_f_data_page_offset'):
                 pass
-                self._m_f_data_page_offset._fetch_instances()
+                for i in range(len(self._m_f_data_page_offset)):
+                    pass
+                    self._m_f_data_page_offset[i]._fetch_instances()
+
 
             _ = self.f_dictionary_page_offset
             if hasattr(self, '_m_f_dictionary_page_offset'):
                 pass
-                self._m_f_dictionary_page_offset._fetch_instances()
+                for i in range(len(self._m_f_dictionary_page_offset)):
+                    pass
+                    self._m_f_dictionary_page_offset[i]._fetch_instances()
+
 
             _ = self.f_num_values
             if hasattr(self, '_m_f_num_values'):
                 pass
-                self._m_f_num_values._fetch_instances()
+                for i in range(len(self._m_f_num_values)):
+                    pass
+                    self._m_f_num_values[i]._fetch_instances()
+
 
             _ = self.f_total_compressed_size
             if hasattr(self, '_m_f_total_compressed_size'):
                 pass
-                self._m_f_total_compressed_size._fetch_instances()
+                for i in range(len(self._m_f_total_compressed_size)):
+                    pass
+                    self._m_f_total_compressed_size[i]._fetch_instances()
+
 
             _ = self.f_type
             if hasattr(self, '_m_f_type'):
                 pass
-                self._m_f_type._fetch_instances()
+                for i in range(len(self._m_f_type)):
+                    pass
+                    self._m_f_type[i]._fetch_instances()
+
 
 
         @property
@@ -714,7 +903,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_bloom_filter_offset'):
                 return self._m_bloom_filter_offset
 
-            self._m_bloom_filter_offset = (self.f_bloom_filter_offset.field.value.int_value.value if self.has_bloom_filter else 0)
+            self._m_bloom_filter_offset = (self.s.fields[self.f_bloom_filter_offset[-1].found].value.int_value.value if self.has_bloom_filter else 0)
             return getattr(self, '_m_bloom_filter_offset', None)
 
         @property
@@ -723,9 +912,9 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_codec'):
                 return self._m_codec
 
-            if self.f_codec.found:
+            if self.f_codec[-1].found >= 0:
                 pass
-                self._m_codec = KaitaiStream.resolve_enum(Parquet.CompressionCodec, self.f_codec.field.value.int_value.value)
+                self._m_codec = KaitaiStream.resolve_enum(Parquet.CompressionCodec, self.s.fields[self.f_codec[-1].found].value.int_value.value)
 
             return getattr(self, '_m_codec', None)
 
@@ -735,7 +924,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_data_page_offset'):
                 return self._m_data_page_offset
 
-            self._m_data_page_offset = self.f_data_page_offset.field.value.int_value.value
+            self._m_data_page_offset = self.s.fields[self.f_data_page_offset[-1].found].value.int_value.value
             return getattr(self, '_m_data_page_offset', None)
 
         @property
@@ -744,7 +933,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_dictionary_page_offset'):
                 return self._m_dictionary_page_offset
 
-            self._m_dictionary_page_offset = (self.f_dictionary_page_offset.field.value.int_value.value if self.f_dictionary_page_offset.found else -1)
+            self._m_dictionary_page_offset = (self.s.fields[self.f_dictionary_page_offset[-1].found].value.int_value.value if self.f_dictionary_page_offset[-1].found >= 0 else -1)
             return getattr(self, '_m_dictionary_page_offset', None)
 
         @property
@@ -754,8 +943,17 @@ class Parquet(KaitaiStruct):
                 return self._m_f_bloom_filter_offset
 
             self._debug['_m_f_bloom_filter_offset']['start'] = self._io.pos()
-            self._m_f_bloom_filter_offset = thrift_compact.ThriftCompact.FieldFinder(self.s, 14, self._io)
-            self._m_f_bloom_filter_offset._read()
+            self._debug['_m_f_bloom_filter_offset']['arr'] = []
+            self._m_f_bloom_filter_offset = []
+            for i in range(len(self.s.fields)):
+                self._debug['_m_f_bloom_filter_offset']['arr'].append({'start': self._io.pos()})
+                _t__m_f_bloom_filter_offset = thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 14) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_bloom_filter_offset[i - 1].found), self._io)
+                try:
+                    _t__m_f_bloom_filter_offset._read()
+                finally:
+                    self._m_f_bloom_filter_offset.append(_t__m_f_bloom_filter_offset)
+                self._debug['_m_f_bloom_filter_offset']['arr'][i]['end'] = self._io.pos()
+
             self._debug['_m_f_bloom_filter_offset']['end'] = self._io.pos()
             return getattr(self, '_m_f_bloom_filter_offset', None)
 
@@ -766,8 +964,17 @@ class Parquet(KaitaiStruct):
                 return self._m_f_codec
 
             self._debug['_m_f_codec']['start'] = self._io.pos()
-            self._m_f_codec = thrift_compact.ThriftCompact.FieldFinder(self.s, 4, self._io)
-            self._m_f_codec._read()
+            self._debug['_m_f_codec']['arr'] = []
+            self._m_f_codec = []
+            for i in range(len(self.s.fields)):
+                self._debug['_m_f_codec']['arr'].append({'start': self._io.pos()})
+                _t__m_f_codec = thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 4) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_codec[i - 1].found), self._io)
+                try:
+                    _t__m_f_codec._read()
+                finally:
+                    self._m_f_codec.append(_t__m_f_codec)
+                self._debug['_m_f_codec']['arr'][i]['end'] = self._io.pos()
+
             self._debug['_m_f_codec']['end'] = self._io.pos()
             return getattr(self, '_m_f_codec', None)
 
@@ -778,8 +985,17 @@ class Parquet(KaitaiStruct):
                 return self._m_f_data_page_offset
 
             self._debug['_m_f_data_page_offset']['start'] = self._io.pos()
-            self._m_f_data_page_offset = thrift_compact.ThriftCompact.FieldFinder(self.s, 9, self._io)
-            self._m_f_data_page_offset._read()
+            self._debug['_m_f_data_page_offset']['arr'] = []
+            self._m_f_data_page_offset = []
+            for i in range(len(self.s.fields)):
+                self._debug['_m_f_data_page_offset']['arr'].append({'start': self._io.pos()})
+                _t__m_f_data_page_offset = thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 9) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_data_page_offset[i - 1].found), self._io)
+                try:
+                    _t__m_f_data_page_offset._read()
+                finally:
+                    self._m_f_data_page_offset.append(_t__m_f_data_page_offset)
+                self._debug['_m_f_data_page_offset']['arr'][i]['end'] = self._io.pos()
+
             self._debug['_m_f_data_page_offset']['end'] = self._io.pos()
             return getattr(self, '_m_f_data_page_offset', None)
 
@@ -790,8 +1006,17 @@ class Parquet(KaitaiStruct):
                 return self._m_f_dictionary_page_offset
 
             self._debug['_m_f_dictionary_page_offset']['start'] = self._io.pos()
-            self._m_f_dictionary_page_offset = thrift_compact.ThriftCompact.FieldFinder(self.s, 11, self._io)
-            self._m_f_dictionary_page_offset._read()
+            self._debug['_m_f_dictionary_page_offset']['arr'] = []
+            self._m_f_dictionary_page_offset = []
+            for i in range(len(self.s.fields)):
+                self._debug['_m_f_dictionary_page_offset']['arr'].append({'start': self._io.pos()})
+                _t__m_f_dictionary_page_offset = thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 11) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_dictionary_page_offset[i - 1].found), self._io)
+                try:
+                    _t__m_f_dictionary_page_offset._read()
+                finally:
+                    self._m_f_dictionary_page_offset.append(_t__m_f_dictionary_page_offset)
+                self._debug['_m_f_dictionary_page_offset']['arr'][i]['end'] = self._io.pos()
+
             self._debug['_m_f_dictionary_page_offset']['end'] = self._io.pos()
             return getattr(self, '_m_f_dictionary_page_offset', None)
 
@@ -802,8 +1027,17 @@ class Parquet(KaitaiStruct):
                 return self._m_f_num_values
 
             self._debug['_m_f_num_values']['start'] = self._io.pos()
-            self._m_f_num_values = thrift_compact.ThriftCompact.FieldFinder(self.s, 5, self._io)
-            self._m_f_num_values._read()
+            self._debug['_m_f_num_values']['arr'] = []
+            self._m_f_num_values = []
+            for i in range(len(self.s.fields)):
+                self._debug['_m_f_num_values']['arr'].append({'start': self._io.pos()})
+                _t__m_f_num_values = thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 5) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_num_values[i - 1].found), self._io)
+                try:
+                    _t__m_f_num_values._read()
+                finally:
+                    self._m_f_num_values.append(_t__m_f_num_values)
+                self._debug['_m_f_num_values']['arr'][i]['end'] = self._io.pos()
+
             self._debug['_m_f_num_values']['end'] = self._io.pos()
             return getattr(self, '_m_f_num_values', None)
 
@@ -814,8 +1048,17 @@ class Parquet(KaitaiStruct):
                 return self._m_f_total_compressed_size
 
             self._debug['_m_f_total_compressed_size']['start'] = self._io.pos()
-            self._m_f_total_compressed_size = thrift_compact.ThriftCompact.FieldFinder(self.s, 7, self._io)
-            self._m_f_total_compressed_size._read()
+            self._debug['_m_f_total_compressed_size']['arr'] = []
+            self._m_f_total_compressed_size = []
+            for i in range(len(self.s.fields)):
+                self._debug['_m_f_total_compressed_size']['arr'].append({'start': self._io.pos()})
+                _t__m_f_total_compressed_size = thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 7) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_total_compressed_size[i - 1].found), self._io)
+                try:
+                    _t__m_f_total_compressed_size._read()
+                finally:
+                    self._m_f_total_compressed_size.append(_t__m_f_total_compressed_size)
+                self._debug['_m_f_total_compressed_size']['arr'][i]['end'] = self._io.pos()
+
             self._debug['_m_f_total_compressed_size']['end'] = self._io.pos()
             return getattr(self, '_m_f_total_compressed_size', None)
 
@@ -826,8 +1069,17 @@ class Parquet(KaitaiStruct):
                 return self._m_f_type
 
             self._debug['_m_f_type']['start'] = self._io.pos()
-            self._m_f_type = thrift_compact.ThriftCompact.FieldFinder(self.s, 1, self._io)
-            self._m_f_type._read()
+            self._debug['_m_f_type']['arr'] = []
+            self._m_f_type = []
+            for i in range(len(self.s.fields)):
+                self._debug['_m_f_type']['arr'].append({'start': self._io.pos()})
+                _t__m_f_type = thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 1) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_type[i - 1].found), self._io)
+                try:
+                    _t__m_f_type._read()
+                finally:
+                    self._m_f_type.append(_t__m_f_type)
+                self._debug['_m_f_type']['arr'][i]['end'] = self._io.pos()
+
             self._debug['_m_f_type']['end'] = self._io.pos()
             return getattr(self, '_m_f_type', None)
 
@@ -837,7 +1089,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_has_bloom_filter'):
                 return self._m_has_bloom_filter
 
-            self._m_has_bloom_filter = self.f_bloom_filter_offset.found
+            self._m_has_bloom_filter = self.f_bloom_filter_offset[-1].found >= 0
             return getattr(self, '_m_has_bloom_filter', None)
 
         @property
@@ -846,9 +1098,9 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_num_values'):
                 return self._m_num_values
 
-            if self.f_num_values.found:
+            if self.f_num_values[-1].found >= 0:
                 pass
-                self._m_num_values = self.f_num_values.field.value.int_value.value
+                self._m_num_values = self.s.fields[self.f_num_values[-1].found].value.int_value.value
 
             return getattr(self, '_m_num_values', None)
 
@@ -867,7 +1119,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_total_compressed_size'):
                 return self._m_total_compressed_size
 
-            self._m_total_compressed_size = self.f_total_compressed_size.field.value.int_value.value
+            self._m_total_compressed_size = self.s.fields[self.f_total_compressed_size[-1].found].value.int_value.value
             return getattr(self, '_m_total_compressed_size', None)
 
         @property
@@ -876,9 +1128,9 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_type'):
                 return self._m_type
 
-            if self.f_type.found:
+            if self.f_type[-1].found >= 0:
                 pass
-                self._m_type = KaitaiStream.resolve_enum(Parquet.PhysicalType, self.f_type.field.value.int_value.value)
+                self._m_type = KaitaiStream.resolve_enum(Parquet.PhysicalType, self.s.fields[self.f_type[-1].found].value.int_value.value)
 
             return getattr(self, '_m_type', None)
 
@@ -902,37 +1154,58 @@ class Parquet(KaitaiStruct):
             _ = self.f_definition_levels_byte_length
             if hasattr(self, '_m_f_definition_levels_byte_length'):
                 pass
-                self._m_f_definition_levels_byte_length._fetch_instances()
+                for i in range(len(self._m_f_definition_levels_byte_length)):
+                    pass
+                    self._m_f_definition_levels_byte_length[i]._fetch_instances()
+
 
             _ = self.f_encoding
             if hasattr(self, '_m_f_encoding'):
                 pass
-                self._m_f_encoding._fetch_instances()
+                for i in range(len(self._m_f_encoding)):
+                    pass
+                    self._m_f_encoding[i]._fetch_instances()
+
 
             _ = self.f_is_compressed
             if hasattr(self, '_m_f_is_compressed'):
                 pass
-                self._m_f_is_compressed._fetch_instances()
+                for i in range(len(self._m_f_is_compressed)):
+                    pass
+                    self._m_f_is_compressed[i]._fetch_instances()
+
 
             _ = self.f_num_nulls
             if hasattr(self, '_m_f_num_nulls'):
                 pass
-                self._m_f_num_nulls._fetch_instances()
+                for i in range(len(self._m_f_num_nulls)):
+                    pass
+                    self._m_f_num_nulls[i]._fetch_instances()
+
 
             _ = self.f_num_rows
             if hasattr(self, '_m_f_num_rows'):
                 pass
-                self._m_f_num_rows._fetch_instances()
+                for i in range(len(self._m_f_num_rows)):
+                    pass
+                    self._m_f_num_rows[i]._fetch_instances()
+
 
             _ = self.f_num_values
             if hasattr(self, '_m_f_num_values'):
                 pass
-                self._m_f_num_values._fetch_instances()
+                for i in range(len(self._m_f_num_values)):
+                    pass
+                    self._m_f_num_values[i]._fetch_instances()
+
 
             _ = self.f_repetition_levels_byte_length
             if hasattr(self, '_m_f_repetition_levels_byte_length'):
                 pass
-                self._m_f_repetition_levels_byte_length._fetch_instances()
+                for i in range(len(self._m_f_repetition_levels_byte_length)):
+                    pass
+                    self._m_f_repetition_levels_byte_length[i]._fetch_instances()
+
 
 
         @property
@@ -941,7 +1214,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_definition_levels_byte_length'):
                 return self._m_definition_levels_byte_length
 
-            self._m_definition_levels_byte_length = self.f_definition_levels_byte_length.field.value.int_value.value
+            self._m_definition_levels_byte_length = self.s.fields[self.f_definition_levels_byte_length[-1].found].value.int_value.value
             return getattr(self, '_m_definition_levels_byte_length', None)
 
         @property
@@ -950,7 +1223,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_encoding'):
                 return self._m_encoding
 
-            self._m_encoding = KaitaiStream.resolve_enum(Parquet.Encoding, self.f_encoding.field.value.int_value.value)
+            self._m_encoding = KaitaiStream.resolve_enum(Parquet.Encoding, self.s.fields[self.f_encoding[-1].found].value.int_value.value)
             return getattr(self, '_m_encoding', None)
 
         @property
@@ -960,8 +1233,17 @@ class Parquet(KaitaiStruct):
                 return self._m_f_definition_levels_byte_length
 
             self._debug['_m_f_definition_levels_byte_length']['start'] = self._io.pos()
-            self._m_f_definition_levels_byte_length = thrift_compact.ThriftCompact.FieldFinder(self.s, 5, self._io)
-            self._m_f_definition_levels_byte_length._read()
+            self._debug['_m_f_definition_levels_byte_length']['arr'] = []
+            self._m_f_definition_levels_byte_length = []
+            for i in range(len(self.s.fields)):
+                self._debug['_m_f_definition_levels_byte_length']['arr'].append({'start': self._io.pos()})
+                _t__m_f_definition_levels_byte_length = thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 5) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_definition_levels_byte_length[i - 1].found), self._io)
+                try:
+                    _t__m_f_definition_levels_byte_length._read()
+                finally:
+                    self._m_f_definition_levels_byte_length.append(_t__m_f_definition_levels_byte_length)
+                self._debug['_m_f_definition_levels_byte_length']['arr'][i]['end'] = self._io.pos()
+
             self._debug['_m_f_definition_levels_byte_length']['end'] = self._io.pos()
             return getattr(self, '_m_f_definition_levels_byte_length', None)
 
@@ -972,8 +1254,17 @@ class Parquet(KaitaiStruct):
                 return self._m_f_encoding
 
             self._debug['_m_f_encoding']['start'] = self._io.pos()
-            self._m_f_encoding = thrift_compact.ThriftCompact.FieldFinder(self.s, 4, self._io)
-            self._m_f_encoding._read()
+            self._debug['_m_f_encoding']['arr'] = []
+            self._m_f_encoding = []
+            for i in range(len(self.s.fields)):
+                self._debug['_m_f_encoding']['arr'].append({'start': self._io.pos()})
+                _t__m_f_encoding = thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 4) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_encoding[i - 1].found), self._io)
+                try:
+                    _t__m_f_encoding._read()
+                finally:
+                    self._m_f_encoding.append(_t__m_f_encoding)
+                self._debug['_m_f_encoding']['arr'][i]['end'] = self._io.pos()
+
             self._debug['_m_f_encoding']['end'] = self._io.pos()
             return getattr(self, '_m_f_encoding', None)
 
@@ -984,8 +1275,17 @@ class Parquet(KaitaiStruct):
                 return self._m_f_is_compressed
 
             self._debug['_m_f_is_compressed']['start'] = self._io.pos()
-            self._m_f_is_compressed = thrift_compact.ThriftCompact.FieldFinder(self.s, 7, self._io)
-            self._m_f_is_compressed._read()
+            self._debug['_m_f_is_compressed']['arr'] = []
+            self._m_f_is_compressed = []
+            for i in range(len(self.s.fields)):
+                self._debug['_m_f_is_compressed']['arr'].append({'start': self._io.pos()})
+                _t__m_f_is_compressed = thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 7) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_is_compressed[i - 1].found), self._io)
+                try:
+                    _t__m_f_is_compressed._read()
+                finally:
+                    self._m_f_is_compressed.append(_t__m_f_is_compressed)
+                self._debug['_m_f_is_compressed']['arr'][i]['end'] = self._io.pos()
+
             self._debug['_m_f_is_compressed']['end'] = self._io.pos()
             return getattr(self, '_m_f_is_compressed', None)
 
@@ -996,8 +1296,17 @@ class Parquet(KaitaiStruct):
                 return self._m_f_num_nulls
 
             self._debug['_m_f_num_nulls']['start'] = self._io.pos()
-            self._m_f_num_nulls = thrift_compact.ThriftCompact.FieldFinder(self.s, 2, self._io)
-            self._m_f_num_nulls._read()
+            self._debug['_m_f_num_nulls']['arr'] = []
+            self._m_f_num_nulls = []
+            for i in range(len(self.s.fields)):
+                self._debug['_m_f_num_nulls']['arr'].append({'start': self._io.pos()})
+                _t__m_f_num_nulls = thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 2) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_num_nulls[i - 1].found), self._io)
+                try:
+                    _t__m_f_num_nulls._read()
+                finally:
+                    self._m_f_num_nulls.append(_t__m_f_num_nulls)
+                self._debug['_m_f_num_nulls']['arr'][i]['end'] = self._io.pos()
+
             self._debug['_m_f_num_nulls']['end'] = self._io.pos()
             return getattr(self, '_m_f_num_nulls', None)
 
@@ -1008,8 +1317,17 @@ class Parquet(KaitaiStruct):
                 return self._m_f_num_rows
 
             self._debug['_m_f_num_rows']['start'] = self._io.pos()
-            self._m_f_num_rows = thrift_compact.ThriftCompact.FieldFinder(self.s, 3, self._io)
-            self._m_f_num_rows._read()
+            self._debug['_m_f_num_rows']['arr'] = []
+            self._m_f_num_rows = []
+            for i in range(len(self.s.fields)):
+                self._debug['_m_f_num_rows']['arr'].append({'start': self._io.pos()})
+                _t__m_f_num_rows = thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 3) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_num_rows[i - 1].found), self._io)
+                try:
+                    _t__m_f_num_rows._read()
+                finally:
+                    self._m_f_num_rows.append(_t__m_f_num_rows)
+                self._debug['_m_f_num_rows']['arr'][i]['end'] = self._io.pos()
+
             self._debug['_m_f_num_rows']['end'] = self._io.pos()
             return getattr(self, '_m_f_num_rows', None)
 
@@ -1020,8 +1338,17 @@ class Parquet(KaitaiStruct):
                 return self._m_f_num_values
 
             self._debug['_m_f_num_values']['start'] = self._io.pos()
-            self._m_f_num_values = thrift_compact.ThriftCompact.FieldFinder(self.s, 1, self._io)
-            self._m_f_num_values._read()
+            self._debug['_m_f_num_values']['arr'] = []
+            self._m_f_num_values = []
+            for i in range(len(self.s.fields)):
+                self._debug['_m_f_num_values']['arr'].append({'start': self._io.pos()})
+                _t__m_f_num_values = thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 1) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_num_values[i - 1].found), self._io)
+                try:
+                    _t__m_f_num_values._read()
+                finally:
+                    self._m_f_num_values.append(_t__m_f_num_values)
+                self._debug['_m_f_num_values']['arr'][i]['end'] = self._io.pos()
+
             self._debug['_m_f_num_values']['end'] = self._io.pos()
             return getattr(self, '_m_f_num_values', None)
 
@@ -1032,8 +1359,17 @@ class Parquet(KaitaiStruct):
                 return self._m_f_repetition_levels_byte_length
 
             self._debug['_m_f_repetition_levels_byte_length']['start'] = self._io.pos()
-            self._m_f_repetition_levels_byte_length = thrift_compact.ThriftCompact.FieldFinder(self.s, 6, self._io)
-            self._m_f_repetition_levels_byte_length._read()
+            self._debug['_m_f_repetition_levels_byte_length']['arr'] = []
+            self._m_f_repetition_levels_byte_length = []
+            for i in range(len(self.s.fields)):
+                self._debug['_m_f_repetition_levels_byte_length']['arr'].append({'start': self._io.pos()})
+                _t__m_f_repetition_levels_byte_length = thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 6) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_repetition_levels_byte_length[i - 1].found), self._io)
+                try:
+                    _t__m_f_repetition_levels_byte_length._read()
+                finally:
+                    self._m_f_repetition_levels_byte_length.append(_t__m_f_repetition_levels_byte_length)
+                self._debug['_m_f_repetition_levels_byte_length']['arr'][i]['end'] = self._io.pos()
+
             self._debug['_m_f_repetition_levels_byte_length']['end'] = self._io.pos()
             return getattr(self, '_m_f_repetition_levels_byte_length', None)
 
@@ -1043,7 +1379,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_is_compressed'):
                 return self._m_is_compressed
 
-            self._m_is_compressed = (self.f_is_compressed.field.bool_value if self.f_is_compressed.found else True)
+            self._m_is_compressed = (self.s.fields[self.f_is_compressed[-1].found].bool_value if self.f_is_compressed[-1].found >= 0 else True)
             return getattr(self, '_m_is_compressed', None)
 
         @property
@@ -1052,7 +1388,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_num_nulls'):
                 return self._m_num_nulls
 
-            self._m_num_nulls = self.f_num_nulls.field.value.int_value.value
+            self._m_num_nulls = self.s.fields[self.f_num_nulls[-1].found].value.int_value.value
             return getattr(self, '_m_num_nulls', None)
 
         @property
@@ -1061,7 +1397,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_num_rows'):
                 return self._m_num_rows
 
-            self._m_num_rows = self.f_num_rows.field.value.int_value.value
+            self._m_num_rows = self.s.fields[self.f_num_rows[-1].found].value.int_value.value
             return getattr(self, '_m_num_rows', None)
 
         @property
@@ -1070,7 +1406,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_num_values'):
                 return self._m_num_values
 
-            self._m_num_values = self.f_num_values.field.value.int_value.value
+            self._m_num_values = self.s.fields[self.f_num_values[-1].found].value.int_value.value
             return getattr(self, '_m_num_values', None)
 
         @property
@@ -1079,7 +1415,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_repetition_levels_byte_length'):
                 return self._m_repetition_levels_byte_length
 
-            self._m_repetition_levels_byte_length = self.f_repetition_levels_byte_length.field.value.int_value.value
+            self._m_repetition_levels_byte_length = self.s.fields[self.f_repetition_levels_byte_length[-1].found].value.int_value.value
             return getattr(self, '_m_repetition_levels_byte_length', None)
 
 
@@ -1102,22 +1438,34 @@ class Parquet(KaitaiStruct):
             _ = self.f_definition_level_encoding
             if hasattr(self, '_m_f_definition_level_encoding'):
                 pass
-                self._m_f_definition_level_encoding._fetch_instances()
+                for i in range(len(self._m_f_definition_level_encoding)):
+                    pass
+                    self._m_f_definition_level_encoding[i]._fetch_instances()
+
 
             _ = self.f_encoding
             if hasattr(self, '_m_f_encoding'):
                 pass
-                self._m_f_encoding._fetch_instances()
+                for i in range(len(self._m_f_encoding)):
+                    pass
+                    self._m_f_encoding[i]._fetch_instances()
+
 
             _ = self.f_num_values
             if hasattr(self, '_m_f_num_values'):
                 pass
-                self._m_f_num_values._fetch_instances()
+                for i in range(len(self._m_f_num_values)):
+                    pass
+                    self._m_f_num_values[i]._fetch_instances()
+
 
             _ = self.f_repetition_level_encoding
             if hasattr(self, '_m_f_repetition_level_encoding'):
                 pass
-                self._m_f_repetition_level_encoding._fetch_instances()
+                for i in range(len(self._m_f_repetition_level_encoding)):
+                    pass
+                    self._m_f_repetition_level_encoding[i]._fetch_instances()
+
 
 
         @property
@@ -1126,7 +1474,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_definition_level_encoding'):
                 return self._m_definition_level_encoding
 
-            self._m_definition_level_encoding = KaitaiStream.resolve_enum(Parquet.Encoding, self.f_definition_level_encoding.field.value.int_value.value)
+            self._m_definition_level_encoding = KaitaiStream.resolve_enum(Parquet.Encoding, self.s.fields[self.f_definition_level_encoding[-1].found].value.int_value.value)
             return getattr(self, '_m_definition_level_encoding', None)
 
         @property
@@ -1135,7 +1483,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_encoding'):
                 return self._m_encoding
 
-            self._m_encoding = KaitaiStream.resolve_enum(Parquet.Encoding, self.f_encoding.field.value.int_value.value)
+            self._m_encoding = KaitaiStream.resolve_enum(Parquet.Encoding, self.s.fields[self.f_encoding[-1].found].value.int_value.value)
             return getattr(self, '_m_encoding', None)
 
         @property
@@ -1145,8 +1493,17 @@ class Parquet(KaitaiStruct):
                 return self._m_f_definition_level_encoding
 
             self._debug['_m_f_definition_level_encoding']['start'] = self._io.pos()
-            self._m_f_definition_level_encoding = thrift_compact.ThriftCompact.FieldFinder(self.s, 3, self._io)
-            self._m_f_definition_level_encoding._read()
+            self._debug['_m_f_definition_level_encoding']['arr'] = []
+            self._m_f_definition_level_encoding = []
+            for i in range(len(self.s.fields)):
+                self._debug['_m_f_definition_level_encoding']['arr'].append({'start': self._io.pos()})
+                _t__m_f_definition_level_encoding = thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 3) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_definition_level_encoding[i - 1].found), self._io)
+                try:
+                    _t__m_f_definition_level_encoding._read()
+                finally:
+                    self._m_f_definition_level_encoding.append(_t__m_f_definition_level_encoding)
+                self._debug['_m_f_definition_level_encoding']['arr'][i]['end'] = self._io.pos()
+
             self._debug['_m_f_definition_level_encoding']['end'] = self._io.pos()
             return getattr(self, '_m_f_definition_level_encoding', None)
 
@@ -1157,8 +1514,17 @@ class Parquet(KaitaiStruct):
                 return self._m_f_encoding
 
             self._debug['_m_f_encoding']['start'] = self._io.pos()
-            self._m_f_encoding = thrift_compact.ThriftCompact.FieldFinder(self.s, 2, self._io)
-            self._m_f_encoding._read()
+            self._debug['_m_f_encoding']['arr'] = []
+            self._m_f_encoding = []
+            for i in range(len(self.s.fields)):
+                self._debug['_m_f_encoding']['arr'].append({'start': self._io.pos()})
+                _t__m_f_encoding = thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 2) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_encoding[i - 1].found), self._io)
+                try:
+                    _t__m_f_encoding._read()
+                finally:
+                    self._m_f_encoding.append(_t__m_f_encoding)
+                self._debug['_m_f_encoding']['arr'][i]['end'] = self._io.pos()
+
             self._debug['_m_f_encoding']['end'] = self._io.pos()
             return getattr(self, '_m_f_encoding', None)
 
@@ -1169,8 +1535,17 @@ class Parquet(KaitaiStruct):
                 return self._m_f_num_values
 
             self._debug['_m_f_num_values']['start'] = self._io.pos()
-            self._m_f_num_values = thrift_compact.ThriftCompact.FieldFinder(self.s, 1, self._io)
-            self._m_f_num_values._read()
+            self._debug['_m_f_num_values']['arr'] = []
+            self._m_f_num_values = []
+            for i in range(len(self.s.fields)):
+                self._debug['_m_f_num_values']['arr'].append({'start': self._io.pos()})
+                _t__m_f_num_values = thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 1) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_num_values[i - 1].found), self._io)
+                try:
+                    _t__m_f_num_values._read()
+                finally:
+                    self._m_f_num_values.append(_t__m_f_num_values)
+                self._debug['_m_f_num_values']['arr'][i]['end'] = self._io.pos()
+
             self._debug['_m_f_num_values']['end'] = self._io.pos()
             return getattr(self, '_m_f_num_values', None)
 
@@ -1181,8 +1556,17 @@ class Parquet(KaitaiStruct):
                 return self._m_f_repetition_level_encoding
 
             self._debug['_m_f_repetition_level_encoding']['start'] = self._io.pos()
-            self._m_f_repetition_level_encoding = thrift_compact.ThriftCompact.FieldFinder(self.s, 4, self._io)
-            self._m_f_repetition_level_encoding._read()
+            self._debug['_m_f_repetition_level_encoding']['arr'] = []
+            self._m_f_repetition_level_encoding = []
+            for i in range(len(self.s.fields)):
+                self._debug['_m_f_repetition_level_encoding']['arr'].append({'start': self._io.pos()})
+                _t__m_f_repetition_level_encoding = thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 4) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_repetition_level_encoding[i - 1].found), self._io)
+                try:
+                    _t__m_f_repetition_level_encoding._read()
+                finally:
+                    self._m_f_repetition_level_encoding.append(_t__m_f_repetition_level_encoding)
+                self._debug['_m_f_repetition_level_encoding']['arr'][i]['end'] = self._io.pos()
+
             self._debug['_m_f_repetition_level_encoding']['end'] = self._io.pos()
             return getattr(self, '_m_f_repetition_level_encoding', None)
 
@@ -1192,7 +1576,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_num_values'):
                 return self._m_num_values
 
-            self._m_num_values = self.f_num_values.field.value.int_value.value
+            self._m_num_values = self.s.fields[self.f_num_values[-1].found].value.int_value.value
             return getattr(self, '_m_num_values', None)
 
         @property
@@ -1201,7 +1585,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_repetition_level_encoding'):
                 return self._m_repetition_level_encoding
 
-            self._m_repetition_level_encoding = KaitaiStream.resolve_enum(Parquet.Encoding, self.f_repetition_level_encoding.field.value.int_value.value)
+            self._m_repetition_level_encoding = KaitaiStream.resolve_enum(Parquet.Encoding, self.s.fields[self.f_repetition_level_encoding[-1].found].value.int_value.value)
             return getattr(self, '_m_repetition_level_encoding', None)
 
 
@@ -1224,12 +1608,18 @@ class Parquet(KaitaiStruct):
             _ = self.f_encoding
             if hasattr(self, '_m_f_encoding'):
                 pass
-                self._m_f_encoding._fetch_instances()
+                for i in range(len(self._m_f_encoding)):
+                    pass
+                    self._m_f_encoding[i]._fetch_instances()
+
 
             _ = self.f_num_values
             if hasattr(self, '_m_f_num_values'):
                 pass
-                self._m_f_num_values._fetch_instances()
+                for i in range(len(self._m_f_num_values)):
+                    pass
+                    self._m_f_num_values[i]._fetch_instances()
+
 
 
         @property
@@ -1238,7 +1628,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_encoding'):
                 return self._m_encoding
 
-            self._m_encoding = KaitaiStream.resolve_enum(Parquet.Encoding, self.f_encoding.field.value.int_value.value)
+            self._m_encoding = KaitaiStream.resolve_enum(Parquet.Encoding, self.s.fields[self.f_encoding[-1].found].value.int_value.value)
             return getattr(self, '_m_encoding', None)
 
         @property
@@ -1248,8 +1638,17 @@ class Parquet(KaitaiStruct):
                 return self._m_f_encoding
 
             self._debug['_m_f_encoding']['start'] = self._io.pos()
-            self._m_f_encoding = thrift_compact.ThriftCompact.FieldFinder(self.s, 2, self._io)
-            self._m_f_encoding._read()
+            self._debug['_m_f_encoding']['arr'] = []
+            self._m_f_encoding = []
+            for i in range(len(self.s.fields)):
+                self._debug['_m_f_encoding']['arr'].append({'start': self._io.pos()})
+                _t__m_f_encoding = thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 2) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_encoding[i - 1].found), self._io)
+                try:
+                    _t__m_f_encoding._read()
+                finally:
+                    self._m_f_encoding.append(_t__m_f_encoding)
+                self._debug['_m_f_encoding']['arr'][i]['end'] = self._io.pos()
+
             self._debug['_m_f_encoding']['end'] = self._io.pos()
             return getattr(self, '_m_f_encoding', None)
 
@@ -1260,8 +1659,17 @@ class Parquet(KaitaiStruct):
                 return self._m_f_num_values
 
             self._debug['_m_f_num_values']['start'] = self._io.pos()
-            self._m_f_num_values = thrift_compact.ThriftCompact.FieldFinder(self.s, 1, self._io)
-            self._m_f_num_values._read()
+            self._debug['_m_f_num_values']['arr'] = []
+            self._m_f_num_values = []
+            for i in range(len(self.s.fields)):
+                self._debug['_m_f_num_values']['arr'].append({'start': self._io.pos()})
+                _t__m_f_num_values = thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 1) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_num_values[i - 1].found), self._io)
+                try:
+                    _t__m_f_num_values._read()
+                finally:
+                    self._m_f_num_values.append(_t__m_f_num_values)
+                self._debug['_m_f_num_values']['arr'][i]['end'] = self._io.pos()
+
             self._debug['_m_f_num_values']['end'] = self._io.pos()
             return getattr(self, '_m_f_num_values', None)
 
@@ -1271,7 +1679,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_num_values'):
                 return self._m_num_values
 
-            self._m_num_values = self.f_num_values.field.value.int_value.value
+            self._m_num_values = self.s.fields[self.f_num_values[-1].found].value.int_value.value
             return getattr(self, '_m_num_values', None)
 
 
@@ -1294,27 +1702,42 @@ class Parquet(KaitaiStruct):
             _ = self.f_created_by
             if hasattr(self, '_m_f_created_by'):
                 pass
-                self._m_f_created_by._fetch_instances()
+                for i in range(len(self._m_f_created_by)):
+                    pass
+                    self._m_f_created_by[i]._fetch_instances()
+
 
             _ = self.f_num_rows
             if hasattr(self, '_m_f_num_rows'):
                 pass
-                self._m_f_num_rows._fetch_instances()
+                for i in range(len(self._m_f_num_rows)):
+                    pass
+                    self._m_f_num_rows[i]._fetch_instances()
+
 
             _ = self.f_row_groups
             if hasattr(self, '_m_f_row_groups'):
                 pass
-                self._m_f_row_groups._fetch_instances()
+                for i in range(len(self._m_f_row_groups)):
+                    pass
+                    self._m_f_row_groups[i]._fetch_instances()
+
 
             _ = self.f_schema
             if hasattr(self, '_m_f_schema'):
                 pass
-                self._m_f_schema._fetch_instances()
+                for i in range(len(self._m_f_schema)):
+                    pass
+                    self._m_f_schema[i]._fetch_instances()
+
 
             _ = self.f_version
             if hasattr(self, '_m_f_version'):
                 pass
-                self._m_f_version._fetch_instances()
+                for i in range(len(self._m_f_version)):
+                    pass
+                    self._m_f_version[i]._fetch_instances()
+
 
             _ = self.row_groups
             if hasattr(self, '_m_row_groups'):
@@ -1331,9 +1754,9 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_created_by'):
                 return self._m_created_by
 
-            if self.f_created_by.found:
+            if self.f_created_by[-1].found >= 0:
                 pass
-                self._m_created_by = (self.f_created_by.field.value.binary_value.data).decode(u"UTF-8")
+                self._m_created_by = (self.s.fields[self.f_created_by[-1].found].value.binary_value.data).decode(u"UTF-8")
 
             return getattr(self, '_m_created_by', None)
 
@@ -1344,8 +1767,17 @@ class Parquet(KaitaiStruct):
                 return self._m_f_created_by
 
             self._debug['_m_f_created_by']['start'] = self._io.pos()
-            self._m_f_created_by = thrift_compact.ThriftCompact.FieldFinder(self.s, 6, self._io)
-            self._m_f_created_by._read()
+            self._debug['_m_f_created_by']['arr'] = []
+            self._m_f_created_by = []
+            for i in range(len(self.s.fields)):
+                self._debug['_m_f_created_by']['arr'].append({'start': self._io.pos()})
+                _t__m_f_created_by = thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 6) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_created_by[i - 1].found), self._io)
+                try:
+                    _t__m_f_created_by._read()
+                finally:
+                    self._m_f_created_by.append(_t__m_f_created_by)
+                self._debug['_m_f_created_by']['arr'][i]['end'] = self._io.pos()
+
             self._debug['_m_f_created_by']['end'] = self._io.pos()
             return getattr(self, '_m_f_created_by', None)
 
@@ -1356,8 +1788,17 @@ class Parquet(KaitaiStruct):
                 return self._m_f_num_rows
 
             self._debug['_m_f_num_rows']['start'] = self._io.pos()
-            self._m_f_num_rows = thrift_compact.ThriftCompact.FieldFinder(self.s, 3, self._io)
-            self._m_f_num_rows._read()
+            self._debug['_m_f_num_rows']['arr'] = []
+            self._m_f_num_rows = []
+            for i in range(len(self.s.fields)):
+                self._debug['_m_f_num_rows']['arr'].append({'start': self._io.pos()})
+                _t__m_f_num_rows = thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 3) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_num_rows[i - 1].found), self._io)
+                try:
+                    _t__m_f_num_rows._read()
+                finally:
+                    self._m_f_num_rows.append(_t__m_f_num_rows)
+                self._debug['_m_f_num_rows']['arr'][i]['end'] = self._io.pos()
+
             self._debug['_m_f_num_rows']['end'] = self._io.pos()
             return getattr(self, '_m_f_num_rows', None)
 
@@ -1368,8 +1809,17 @@ class Parquet(KaitaiStruct):
                 return self._m_f_row_groups
 
             self._debug['_m_f_row_groups']['start'] = self._io.pos()
-            self._m_f_row_groups = thrift_compact.ThriftCompact.FieldFinder(self.s, 4, self._io)
-            self._m_f_row_groups._read()
+            self._debug['_m_f_row_groups']['arr'] = []
+            self._m_f_row_groups = []
+            for i in range(len(self.s.fields)):
+                self._debug['_m_f_row_groups']['arr'].append({'start': self._io.pos()})
+                _t__m_f_row_groups = thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 4) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_row_groups[i - 1].found), self._io)
+                try:
+                    _t__m_f_row_groups._read()
+                finally:
+                    self._m_f_row_groups.append(_t__m_f_row_groups)
+                self._debug['_m_f_row_groups']['arr'][i]['end'] = self._io.pos()
+
             self._debug['_m_f_row_groups']['end'] = self._io.pos()
             return getattr(self, '_m_f_row_groups', None)
 
@@ -1380,8 +1830,17 @@ class Parquet(KaitaiStruct):
                 return self._m_f_schema
 
             self._debug['_m_f_schema']['start'] = self._io.pos()
-            self._m_f_schema = thrift_compact.ThriftCompact.FieldFinder(self.s, 2, self._io)
-            self._m_f_schema._read()
+            self._debug['_m_f_schema']['arr'] = []
+            self._m_f_schema = []
+            for i in range(len(self.s.fields)):
+                self._debug['_m_f_schema']['arr'].append({'start': self._io.pos()})
+                _t__m_f_schema = thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 2) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_schema[i - 1].found), self._io)
+                try:
+                    _t__m_f_schema._read()
+                finally:
+                    self._m_f_schema.append(_t__m_f_schema)
+                self._debug['_m_f_schema']['arr'][i]['end'] = self._io.pos()
+
             self._debug['_m_f_schema']['end'] = self._io.pos()
             return getattr(self, '_m_f_schema', None)
 
@@ -1392,8 +1851,17 @@ class Parquet(KaitaiStruct):
                 return self._m_f_version
 
             self._debug['_m_f_version']['start'] = self._io.pos()
-            self._m_f_version = thrift_compact.ThriftCompact.FieldFinder(self.s, 1, self._io)
-            self._m_f_version._read()
+            self._debug['_m_f_version']['arr'] = []
+            self._m_f_version = []
+            for i in range(len(self.s.fields)):
+                self._debug['_m_f_version']['arr'].append({'start': self._io.pos()})
+                _t__m_f_version = thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 1) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_version[i - 1].found), self._io)
+                try:
+                    _t__m_f_version._read()
+                finally:
+                    self._m_f_version.append(_t__m_f_version)
+                self._debug['_m_f_version']['arr'][i]['end'] = self._io.pos()
+
             self._debug['_m_f_version']['end'] = self._io.pos()
             return getattr(self, '_m_f_version', None)
 
@@ -1403,7 +1871,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_num_row_groups'):
                 return self._m_num_row_groups
 
-            self._m_num_row_groups = (self.f_row_groups.field.value.list_value.num_elements if self.f_row_groups.found else 0)
+            self._m_num_row_groups = (self.s.fields[self.f_row_groups[-1].found].value.list_value.num_elements if self.f_row_groups[-1].found >= 0 else 0)
             return getattr(self, '_m_num_row_groups', None)
 
         @property
@@ -1412,9 +1880,9 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_num_rows'):
                 return self._m_num_rows
 
-            if self.f_num_rows.found:
+            if self.f_num_rows[-1].found >= 0:
                 pass
-                self._m_num_rows = self.f_num_rows.field.value.int_value.value
+                self._m_num_rows = self.s.fields[self.f_num_rows[-1].found].value.int_value.value
 
             return getattr(self, '_m_num_rows', None)
 
@@ -1424,7 +1892,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_num_schema_elements'):
                 return self._m_num_schema_elements
 
-            self._m_num_schema_elements = (self.f_schema.field.value.list_value.num_elements if self.f_schema.found else 0)
+            self._m_num_schema_elements = (self.s.fields[self.f_schema[-1].found].value.list_value.num_elements if self.f_schema[-1].found >= 0 else 0)
             return getattr(self, '_m_num_schema_elements', None)
 
         @property
@@ -1438,7 +1906,7 @@ class Parquet(KaitaiStruct):
             self._m_row_groups = []
             for i in range(self.num_row_groups):
                 self._debug['_m_row_groups']['arr'].append({'start': self._io.pos()})
-                _t__m_row_groups = Parquet.RowGroupView(self.f_row_groups.field.value.list_value.elements[i].struct_value, self._io, self, self._root)
+                _t__m_row_groups = Parquet.RowGroupView(self.s.fields[self.f_row_groups[-1].found].value.list_value.elements[i].struct_value, self._io, self, self._root)
                 try:
                     _t__m_row_groups._read()
                 finally:
@@ -1454,9 +1922,9 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_version'):
                 return self._m_version
 
-            if self.f_version.found:
+            if self.f_version[-1].found >= 0:
                 pass
-                self._m_version = self.f_version.field.value.int_value.value
+                self._m_version = self.s.fields[self.f_version[-1].found].value.int_value.value
 
             return getattr(self, '_m_version', None)
 
@@ -1532,7 +2000,10 @@ class Parquet(KaitaiStruct):
             _ = self.f_page_locations
             if hasattr(self, '_m_f_page_locations'):
                 pass
-                self._m_f_page_locations._fetch_instances()
+                for i in range(len(self._m_f_page_locations)):
+                    pass
+                    self._m_f_page_locations[i]._fetch_instances()
+
 
             _ = self.page_locations
             if hasattr(self, '_m_page_locations'):
@@ -1550,8 +2021,17 @@ class Parquet(KaitaiStruct):
                 return self._m_f_page_locations
 
             self._debug['_m_f_page_locations']['start'] = self._io.pos()
-            self._m_f_page_locations = thrift_compact.ThriftCompact.FieldFinder(self.raw, 1, self._io)
-            self._m_f_page_locations._read()
+            self._debug['_m_f_page_locations']['arr'] = []
+            self._m_f_page_locations = []
+            for i in range(len(self.raw.fields)):
+                self._debug['_m_f_page_locations']['arr'].append({'start': self._io.pos()})
+                _t__m_f_page_locations = thrift_compact.ThriftCompact.FinderStep(i,  ((self.raw.fields[i].field_id == 1) and ((not (self.raw.fields[i].is_stop)))) , (-1 if i == 0 else self.f_page_locations[i - 1].found), self._io)
+                try:
+                    _t__m_f_page_locations._read()
+                finally:
+                    self._m_f_page_locations.append(_t__m_f_page_locations)
+                self._debug['_m_f_page_locations']['arr'][i]['end'] = self._io.pos()
+
             self._debug['_m_f_page_locations']['end'] = self._io.pos()
             return getattr(self, '_m_f_page_locations', None)
 
@@ -1561,7 +2041,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_num_pages'):
                 return self._m_num_pages
 
-            self._m_num_pages = (self.f_page_locations.field.value.list_value.num_elements if self.f_page_locations.found else 0)
+            self._m_num_pages = (self.raw.fields[self.f_page_locations[-1].found].value.list_value.num_elements if self.f_page_locations[-1].found >= 0 else 0)
             return getattr(self, '_m_num_pages', None)
 
         @property
@@ -1575,7 +2055,7 @@ class Parquet(KaitaiStruct):
             self._m_page_locations = []
             for i in range(self.num_pages):
                 self._debug['_m_page_locations']['arr'].append({'start': self._io.pos()})
-                _t__m_page_locations = Parquet.PageLocationView(self.f_page_locations.field.value.list_value.elements[i].struct_value, self._io, self, self._root)
+                _t__m_page_locations = Parquet.PageLocationView(self.raw.fields[self.f_page_locations[-1].found].value.list_value.elements[i].struct_value, self._io, self, self._root)
                 try:
                     _t__m_page_locations._read()
                 finally:
@@ -1661,37 +2141,58 @@ class Parquet(KaitaiStruct):
             _ = self.f_compressed_page_size
             if hasattr(self, '_m_f_compressed_page_size'):
                 pass
-                self._m_f_compressed_page_size._fetch_instances()
+                for i in range(len(self._m_f_compressed_page_size)):
+                    pass
+                    self._m_f_compressed_page_size[i]._fetch_instances()
+
 
             _ = self.f_crc
             if hasattr(self, '_m_f_crc'):
                 pass
-                self._m_f_crc._fetch_instances()
+                for i in range(len(self._m_f_crc)):
+                    pass
+                    self._m_f_crc[i]._fetch_instances()
+
 
             _ = self.f_data_page_header
             if hasattr(self, '_m_f_data_page_header'):
                 pass
-                self._m_f_data_page_header._fetch_instances()
+                for i in range(len(self._m_f_data_page_header)):
+                    pass
+                    self._m_f_data_page_header[i]._fetch_instances()
+
 
             _ = self.f_data_page_header_v2
             if hasattr(self, '_m_f_data_page_header_v2'):
                 pass
-                self._m_f_data_page_header_v2._fetch_instances()
+                for i in range(len(self._m_f_data_page_header_v2)):
+                    pass
+                    self._m_f_data_page_header_v2[i]._fetch_instances()
+
 
             _ = self.f_dictionary_page_header
             if hasattr(self, '_m_f_dictionary_page_header'):
                 pass
-                self._m_f_dictionary_page_header._fetch_instances()
+                for i in range(len(self._m_f_dictionary_page_header)):
+                    pass
+                    self._m_f_dictionary_page_header[i]._fetch_instances()
+
 
             _ = self.f_type
             if hasattr(self, '_m_f_type'):
                 pass
-                self._m_f_type._fetch_instances()
+                for i in range(len(self._m_f_type)):
+                    pass
+                    self._m_f_type[i]._fetch_instances()
+
 
             _ = self.f_uncompressed_page_size
             if hasattr(self, '_m_f_uncompressed_page_size'):
                 pass
-                self._m_f_uncompressed_page_size._fetch_instances()
+                for i in range(len(self._m_f_uncompressed_page_size)):
+                    pass
+                    self._m_f_uncompressed_page_size[i]._fetch_instances()
+
 
 
         @property
@@ -1700,7 +2201,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_compressed_page_size'):
                 return self._m_compressed_page_size
 
-            self._m_compressed_page_size = self.f_compressed_page_size.field.value.int_value.value
+            self._m_compressed_page_size = self.s.fields[self.f_compressed_page_size[-1].found].value.int_value.value
             return getattr(self, '_m_compressed_page_size', None)
 
         @property
@@ -1709,9 +2210,9 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_crc'):
                 return self._m_crc
 
-            if self.f_crc.found:
+            if self.f_crc[-1].found >= 0:
                 pass
-                self._m_crc = self.f_crc.field.value.int_value.value
+                self._m_crc = self.s.fields[self.f_crc[-1].found].value.int_value.value
 
             return getattr(self, '_m_crc', None)
 
@@ -1721,10 +2222,10 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_data_page_header'):
                 return self._m_data_page_header
 
-            if self.f_data_page_header.found:
+            if self.f_data_page_header[-1].found >= 0:
                 pass
                 self._debug['_m_data_page_header']['start'] = self._io.pos()
-                self._m_data_page_header = Parquet.DataPageHeaderView(self.f_data_page_header.field.value.struct_value, self._io, self, self._root)
+                self._m_data_page_header = Parquet.DataPageHeaderView(self.s.fields[self.f_data_page_header[-1].found].value.struct_value, self._io, self, self._root)
                 self._m_data_page_header._read()
                 self._debug['_m_data_page_header']['end'] = self._io.pos()
 
@@ -1736,10 +2237,10 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_data_page_header_v2'):
                 return self._m_data_page_header_v2
 
-            if self.f_data_page_header_v2.found:
+            if self.f_data_page_header_v2[-1].found >= 0:
                 pass
                 self._debug['_m_data_page_header_v2']['start'] = self._io.pos()
-                self._m_data_page_header_v2 = Parquet.DataPageHeaderV2View(self.f_data_page_header_v2.field.value.struct_value, self._io, self, self._root)
+                self._m_data_page_header_v2 = Parquet.DataPageHeaderV2View(self.s.fields[self.f_data_page_header_v2[-1].found].value.struct_value, self._io, self, self._root)
                 self._m_data_page_header_v2._read()
                 self._debug['_m_data_page_header_v2']['end'] = self._io.pos()
 
@@ -1751,10 +2252,10 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_dictionary_page_header'):
                 return self._m_dictionary_page_header
 
-            if self.f_dictionary_page_header.found:
+            if self.f_dictionary_page_header[-1].found >= 0:
                 pass
                 self._debug['_m_dictionary_page_header']['start'] = self._io.pos()
-                self._m_dictionary_page_header = Parquet.DictionaryPageHeaderView(self.f_dictionary_page_header.field.value.struct_value, self._io, self, self._root)
+                self._m_dictionary_page_header = Parquet.DictionaryPageHeaderView(self.s.fields[self.f_dictionary_page_header[-1].found].value.struct_value, self._io, self, self._root)
                 self._m_dictionary_page_header._read()
                 self._debug['_m_dictionary_page_header']['end'] = self._io.pos()
 
@@ -1767,8 +2268,17 @@ class Parquet(KaitaiStruct):
                 return self._m_f_compressed_page_size
 
             self._debug['_m_f_compressed_page_size']['start'] = self._io.pos()
-            self._m_f_compressed_page_size = thrift_compact.ThriftCompact.FieldFinder(self.s, 3, self._io)
-            self._m_f_compressed_page_size._read()
+            self._debug['_m_f_compressed_page_size']['arr'] = []
+            self._m_f_compressed_page_size = []
+            for i in range(len(self.s.fields)):
+                self._debug['_m_f_compressed_page_size']['arr'].append({'start': self._io.pos()})
+                _t__m_f_compressed_page_size = thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 3) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_compressed_page_size[i - 1].found), self._io)
+                try:
+                    _t__m_f_compressed_page_size._read()
+                finally:
+                    self._m_f_compressed_page_size.append(_t__m_f_compressed_page_size)
+                self._debug['_m_f_compressed_page_size']['arr'][i]['end'] = self._io.pos()
+
             self._debug['_m_f_compressed_page_size']['end'] = self._io.pos()
             return getattr(self, '_m_f_compressed_page_size', None)
 
@@ -1779,8 +2289,17 @@ class Parquet(KaitaiStruct):
                 return self._m_f_crc
 
             self._debug['_m_f_crc']['start'] = self._io.pos()
-            self._m_f_crc = thrift_compact.ThriftCompact.FieldFinder(self.s, 4, self._io)
-            self._m_f_crc._read()
+            self._debug['_m_f_crc']['arr'] = []
+            self._m_f_crc = []
+            for i in range(len(self.s.fields)):
+                self._debug['_m_f_crc']['arr'].append({'start': self._io.pos()})
+                _t__m_f_crc = thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 4) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_crc[i - 1].found), self._io)
+                try:
+                    _t__m_f_crc._read()
+                finally:
+                    self._m_f_crc.append(_t__m_f_crc)
+                self._debug['_m_f_crc']['arr'][i]['end'] = self._io.pos()
+
             self._debug['_m_f_crc']['end'] = self._io.pos()
             return getattr(self, '_m_f_crc', None)
 
@@ -1791,8 +2310,17 @@ class Parquet(KaitaiStruct):
                 return self._m_f_data_page_header
 
             self._debug['_m_f_data_page_header']['start'] = self._io.pos()
-            self._m_f_data_page_header = thrift_compact.ThriftCompact.FieldFinder(self.s, 5, self._io)
-            self._m_f_data_page_header._read()
+            self._debug['_m_f_data_page_header']['arr'] = []
+            self._m_f_data_page_header = []
+            for i in range(len(self.s.fields)):
+                self._debug['_m_f_data_page_header']['arr'].append({'start': self._io.pos()})
+                _t__m_f_data_page_header = thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 5) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_data_page_header[i - 1].found), self._io)
+                try:
+                    _t__m_f_data_page_header._read()
+                finally:
+                    self._m_f_data_page_header.append(_t__m_f_data_page_header)
+                self._debug['_m_f_data_page_header']['arr'][i]['end'] = self._io.pos()
+
             self._debug['_m_f_data_page_header']['end'] = self._io.pos()
             return getattr(self, '_m_f_data_page_header', None)
 
@@ -1803,8 +2331,17 @@ class Parquet(KaitaiStruct):
                 return self._m_f_data_page_header_v2
 
             self._debug['_m_f_data_page_header_v2']['start'] = self._io.pos()
-            self._m_f_data_page_header_v2 = thrift_compact.ThriftCompact.FieldFinder(self.s, 8, self._io)
-            self._m_f_data_page_header_v2._read()
+            self._debug['_m_f_data_page_header_v2']['arr'] = []
+            self._m_f_data_page_header_v2 = []
+            for i in range(len(self.s.fields)):
+                self._debug['_m_f_data_page_header_v2']['arr'].append({'start': self._io.pos()})
+                _t__m_f_data_page_header_v2 = thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 8) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_data_page_header_v2[i - 1].found), self._io)
+                try:
+                    _t__m_f_data_page_header_v2._read()
+                finally:
+                    self._m_f_data_page_header_v2.append(_t__m_f_data_page_header_v2)
+                self._debug['_m_f_data_page_header_v2']['arr'][i]['end'] = self._io.pos()
+
             self._debug['_m_f_data_page_header_v2']['end'] = self._io.pos()
             return getattr(self, '_m_f_data_page_header_v2', None)
 
@@ -1815,8 +2352,17 @@ class Parquet(KaitaiStruct):
                 return self._m_f_dictionary_page_header
 
             self._debug['_m_f_dictionary_page_header']['start'] = self._io.pos()
-            self._m_f_dictionary_page_header = thrift_compact.ThriftCompact.FieldFinder(self.s, 7, self._io)
-            self._m_f_dictionary_page_header._read()
+            self._debug['_m_f_dictionary_page_header']['arr'] = []
+            self._m_f_dictionary_page_header = []
+            for i in range(len(self.s.fields)):
+                self._debug['_m_f_dictionary_page_header']['arr'].append({'start': self._io.pos()})
+                _t__m_f_dictionary_page_header = thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 7) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_dictionary_page_header[i - 1].found), self._io)
+                try:
+                    _t__m_f_dictionary_page_header._read()
+                finally:
+                    self._m_f_dictionary_page_header.append(_t__m_f_dictionary_page_header)
+                self._debug['_m_f_dictionary_page_header']['arr'][i]['end'] = self._io.pos()
+
             self._debug['_m_f_dictionary_page_header']['end'] = self._io.pos()
             return getattr(self, '_m_f_dictionary_page_header', None)
 
@@ -1827,8 +2373,17 @@ class Parquet(KaitaiStruct):
                 return self._m_f_type
 
             self._debug['_m_f_type']['start'] = self._io.pos()
-            self._m_f_type = thrift_compact.ThriftCompact.FieldFinder(self.s, 1, self._io)
-            self._m_f_type._read()
+            self._debug['_m_f_type']['arr'] = []
+            self._m_f_type = []
+            for i in range(len(self.s.fields)):
+                self._debug['_m_f_type']['arr'].append({'start': self._io.pos()})
+                _t__m_f_type = thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 1) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_type[i - 1].found), self._io)
+                try:
+                    _t__m_f_type._read()
+                finally:
+                    self._m_f_type.append(_t__m_f_type)
+                self._debug['_m_f_type']['arr'][i]['end'] = self._io.pos()
+
             self._debug['_m_f_type']['end'] = self._io.pos()
             return getattr(self, '_m_f_type', None)
 
@@ -1839,8 +2394,17 @@ class Parquet(KaitaiStruct):
                 return self._m_f_uncompressed_page_size
 
             self._debug['_m_f_uncompressed_page_size']['start'] = self._io.pos()
-            self._m_f_uncompressed_page_size = thrift_compact.ThriftCompact.FieldFinder(self.s, 2, self._io)
-            self._m_f_uncompressed_page_size._read()
+            self._debug['_m_f_uncompressed_page_size']['arr'] = []
+            self._m_f_uncompressed_page_size = []
+            for i in range(len(self.s.fields)):
+                self._debug['_m_f_uncompressed_page_size']['arr'].append({'start': self._io.pos()})
+                _t__m_f_uncompressed_page_size = thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 2) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_uncompressed_page_size[i - 1].found), self._io)
+                try:
+                    _t__m_f_uncompressed_page_size._read()
+                finally:
+                    self._m_f_uncompressed_page_size.append(_t__m_f_uncompressed_page_size)
+                self._debug['_m_f_uncompressed_page_size']['arr'][i]['end'] = self._io.pos()
+
             self._debug['_m_f_uncompressed_page_size']['end'] = self._io.pos()
             return getattr(self, '_m_f_uncompressed_page_size', None)
 
@@ -1850,7 +2414,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_type'):
                 return self._m_type
 
-            self._m_type = KaitaiStream.resolve_enum(Parquet.PageType, self.f_type.field.value.int_value.value)
+            self._m_type = KaitaiStream.resolve_enum(Parquet.PageType, self.s.fields[self.f_type[-1].found].value.int_value.value)
             return getattr(self, '_m_type', None)
 
         @property
@@ -1859,7 +2423,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_uncompressed_page_size'):
                 return self._m_uncompressed_page_size
 
-            self._m_uncompressed_page_size = self.f_uncompressed_page_size.field.value.int_value.value
+            self._m_uncompressed_page_size = self.s.fields[self.f_uncompressed_page_size[-1].found].value.int_value.value
             return getattr(self, '_m_uncompressed_page_size', None)
 
 
@@ -1882,17 +2446,26 @@ class Parquet(KaitaiStruct):
             _ = self.f_compressed_page_size
             if hasattr(self, '_m_f_compressed_page_size'):
                 pass
-                self._m_f_compressed_page_size._fetch_instances()
+                for i in range(len(self._m_f_compressed_page_size)):
+                    pass
+                    self._m_f_compressed_page_size[i]._fetch_instances()
+
 
             _ = self.f_first_row_index
             if hasattr(self, '_m_f_first_row_index'):
                 pass
-                self._m_f_first_row_index._fetch_instances()
+                for i in range(len(self._m_f_first_row_index)):
+                    pass
+                    self._m_f_first_row_index[i]._fetch_instances()
+
 
             _ = self.f_offset
             if hasattr(self, '_m_f_offset'):
                 pass
-                self._m_f_offset._fetch_instances()
+                for i in range(len(self._m_f_offset)):
+                    pass
+                    self._m_f_offset[i]._fetch_instances()
+
 
 
         @property
@@ -1901,7 +2474,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_compressed_page_size'):
                 return self._m_compressed_page_size
 
-            self._m_compressed_page_size = self.f_compressed_page_size.field.value.int_value.value
+            self._m_compressed_page_size = self.s.fields[self.f_compressed_page_size[-1].found].value.int_value.value
             return getattr(self, '_m_compressed_page_size', None)
 
         @property
@@ -1911,8 +2484,17 @@ class Parquet(KaitaiStruct):
                 return self._m_f_compressed_page_size
 
             self._debug['_m_f_compressed_page_size']['start'] = self._io.pos()
-            self._m_f_compressed_page_size = thrift_compact.ThriftCompact.FieldFinder(self.s, 2, self._io)
-            self._m_f_compressed_page_size._read()
+            self._debug['_m_f_compressed_page_size']['arr'] = []
+            self._m_f_compressed_page_size = []
+            for i in range(len(self.s.fields)):
+                self._debug['_m_f_compressed_page_size']['arr'].append({'start': self._io.pos()})
+                _t__m_f_compressed_page_size = thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 2) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_compressed_page_size[i - 1].found), self._io)
+                try:
+                    _t__m_f_compressed_page_size._read()
+                finally:
+                    self._m_f_compressed_page_size.append(_t__m_f_compressed_page_size)
+                self._debug['_m_f_compressed_page_size']['arr'][i]['end'] = self._io.pos()
+
             self._debug['_m_f_compressed_page_size']['end'] = self._io.pos()
             return getattr(self, '_m_f_compressed_page_size', None)
 
@@ -1923,8 +2505,17 @@ class Parquet(KaitaiStruct):
                 return self._m_f_first_row_index
 
             self._debug['_m_f_first_row_index']['start'] = self._io.pos()
-            self._m_f_first_row_index = thrift_compact.ThriftCompact.FieldFinder(self.s, 3, self._io)
-            self._m_f_first_row_index._read()
+            self._debug['_m_f_first_row_index']['arr'] = []
+            self._m_f_first_row_index = []
+            for i in range(len(self.s.fields)):
+                self._debug['_m_f_first_row_index']['arr'].append({'start': self._io.pos()})
+                _t__m_f_first_row_index = thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 3) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_first_row_index[i - 1].found), self._io)
+                try:
+                    _t__m_f_first_row_index._read()
+                finally:
+                    self._m_f_first_row_index.append(_t__m_f_first_row_index)
+                self._debug['_m_f_first_row_index']['arr'][i]['end'] = self._io.pos()
+
             self._debug['_m_f_first_row_index']['end'] = self._io.pos()
             return getattr(self, '_m_f_first_row_index', None)
 
@@ -1935,8 +2526,17 @@ class Parquet(KaitaiStruct):
                 return self._m_f_offset
 
             self._debug['_m_f_offset']['start'] = self._io.pos()
-            self._m_f_offset = thrift_compact.ThriftCompact.FieldFinder(self.s, 1, self._io)
-            self._m_f_offset._read()
+            self._debug['_m_f_offset']['arr'] = []
+            self._m_f_offset = []
+            for i in range(len(self.s.fields)):
+                self._debug['_m_f_offset']['arr'].append({'start': self._io.pos()})
+                _t__m_f_offset = thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 1) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_offset[i - 1].found), self._io)
+                try:
+                    _t__m_f_offset._read()
+                finally:
+                    self._m_f_offset.append(_t__m_f_offset)
+                self._debug['_m_f_offset']['arr'][i]['end'] = self._io.pos()
+
             self._debug['_m_f_offset']['end'] = self._io.pos()
             return getattr(self, '_m_f_offset', None)
 
@@ -1946,7 +2546,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_first_row_index'):
                 return self._m_first_row_index
 
-            self._m_first_row_index = self.f_first_row_index.field.value.int_value.value
+            self._m_first_row_index = self.s.fields[self.f_first_row_index[-1].found].value.int_value.value
             return getattr(self, '_m_first_row_index', None)
 
         @property
@@ -1955,7 +2555,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_offset'):
                 return self._m_offset
 
-            self._m_offset = self.f_offset.field.value.int_value.value
+            self._m_offset = self.s.fields[self.f_offset[-1].found].value.int_value.value
             return getattr(self, '_m_offset', None)
 
 
@@ -2062,12 +2662,18 @@ class Parquet(KaitaiStruct):
             _ = self.f_columns
             if hasattr(self, '_m_f_columns'):
                 pass
-                self._m_f_columns._fetch_instances()
+                for i in range(len(self._m_f_columns)):
+                    pass
+                    self._m_f_columns[i]._fetch_instances()
+
 
             _ = self.f_num_rows
             if hasattr(self, '_m_f_num_rows'):
                 pass
-                self._m_f_num_rows._fetch_instances()
+                for i in range(len(self._m_f_num_rows)):
+                    pass
+                    self._m_f_num_rows[i]._fetch_instances()
+
 
 
         @property
@@ -2081,7 +2687,7 @@ class Parquet(KaitaiStruct):
             self._m_columns = []
             for i in range(self.num_columns):
                 self._debug['_m_columns']['arr'].append({'start': self._io.pos()})
-                _t__m_columns = Parquet.ColumnChunkView(self.f_columns.field.value.list_value.elements[i].struct_value, self._io, self, self._root)
+                _t__m_columns = Parquet.ColumnChunkView(self.s.fields[self.f_columns[-1].found].value.list_value.elements[i].struct_value, self._io, self, self._root)
                 try:
                     _t__m_columns._read()
                 finally:
@@ -2098,8 +2704,17 @@ class Parquet(KaitaiStruct):
                 return self._m_f_columns
 
             self._debug['_m_f_columns']['start'] = self._io.pos()
-            self._m_f_columns = thrift_compact.ThriftCompact.FieldFinder(self.s, 1, self._io)
-            self._m_f_columns._read()
+            self._debug['_m_f_columns']['arr'] = []
+            self._m_f_columns = []
+            for i in range(len(self.s.fields)):
+                self._debug['_m_f_columns']['arr'].append({'start': self._io.pos()})
+                _t__m_f_columns = thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 1) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_columns[i - 1].found), self._io)
+                try:
+                    _t__m_f_columns._read()
+                finally:
+                    self._m_f_columns.append(_t__m_f_columns)
+                self._debug['_m_f_columns']['arr'][i]['end'] = self._io.pos()
+
             self._debug['_m_f_columns']['end'] = self._io.pos()
             return getattr(self, '_m_f_columns', None)
 
@@ -2110,8 +2725,17 @@ class Parquet(KaitaiStruct):
                 return self._m_f_num_rows
 
             self._debug['_m_f_num_rows']['start'] = self._io.pos()
-            self._m_f_num_rows = thrift_compact.ThriftCompact.FieldFinder(self.s, 3, self._io)
-            self._m_f_num_rows._read()
+            self._debug['_m_f_num_rows']['arr'] = []
+            self._m_f_num_rows = []
+            for i in range(len(self.s.fields)):
+                self._debug['_m_f_num_rows']['arr'].append({'start': self._io.pos()})
+                _t__m_f_num_rows = thrift_compact.ThriftCompact.FinderStep(i,  ((self.s.fields[i].field_id == 3) and ((not (self.s.fields[i].is_stop)))) , (-1 if i == 0 else self.f_num_rows[i - 1].found), self._io)
+                try:
+                    _t__m_f_num_rows._read()
+                finally:
+                    self._m_f_num_rows.append(_t__m_f_num_rows)
+                self._debug['_m_f_num_rows']['arr'][i]['end'] = self._io.pos()
+
             self._debug['_m_f_num_rows']['end'] = self._io.pos()
             return getattr(self, '_m_f_num_rows', None)
 
@@ -2121,7 +2745,7 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_num_columns'):
                 return self._m_num_columns
 
-            self._m_num_columns = (self.f_columns.field.value.list_value.num_elements if self.f_columns.found else 0)
+            self._m_num_columns = (self.s.fields[self.f_columns[-1].found].value.list_value.num_elements if self.f_columns[-1].found >= 0 else 0)
             return getattr(self, '_m_num_columns', None)
 
         @property
@@ -2130,9 +2754,9 @@ class Parquet(KaitaiStruct):
             if hasattr(self, '_m_num_rows'):
                 return self._m_num_rows
 
-            if self.f_num_rows.found:
+            if self.f_num_rows[-1].found >= 0:
                 pass
-                self._m_num_rows = self.f_num_rows.field.value.int_value.value
+                self._m_num_rows = self.s.fields[self.f_num_rows[-1].found].value.int_value.value
 
             return getattr(self, '_m_num_rows', None)
 

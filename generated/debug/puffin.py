@@ -134,16 +134,28 @@ class Puffin(KaitaiStruct):
 
         def _fetch_instances(self):
             pass
+            _ = self.payload_text
+            if hasattr(self, '_m_payload_text'):
+                pass
+
 
         @property
         def payload_text(self):
-            """The payload as text, when it is not compressed."""
+            """The payload as text, when it is not compressed: read again from its
+            bytes, so that it shows even when the footer's magic is wrong (a value
+            instance over `payload` failed there, `payload` being unread).
+            """
             if hasattr(self, '_m_payload_text'):
                 return self._m_payload_text
 
             if (not (self._root.tail.flags.payload_compressed)):
                 pass
-                self._m_payload_text = (self.payload).decode(u"UTF-8")
+                _pos = self._io.pos()
+                self._io.seek((self._io.size() - 12) - self.len_payload)
+                self._debug['_m_payload_text']['start'] = self._io.pos()
+                self._m_payload_text = (self._io.read_bytes(self.len_payload)).decode(u"UTF-8")
+                self._debug['_m_payload_text']['end'] = self._io.pos()
+                self._io.seek(_pos)
 
             return getattr(self, '_m_payload_text', None)
 
@@ -209,12 +221,15 @@ class Puffin(KaitaiStruct):
         if hasattr(self, '_m_blob_region'):
             return self._m_blob_region
 
-        _pos = self._io.pos()
-        self._io.seek(4)
-        self._debug['_m_blob_region']['start'] = self._io.pos()
-        self._m_blob_region = self._io.read_bytes(self.ofs_footer - 4)
-        self._debug['_m_blob_region']['end'] = self._io.pos()
-        self._io.seek(_pos)
+        if self.tail_ok:
+            pass
+            _pos = self._io.pos()
+            self._io.seek(4)
+            self._debug['_m_blob_region']['start'] = self._io.pos()
+            self._m_blob_region = self._io.read_bytes(self.ofs_footer - 4)
+            self._debug['_m_blob_region']['end'] = self._io.pos()
+            self._io.seek(_pos)
+
         return getattr(self, '_m_blob_region', None)
 
     @property
@@ -223,13 +238,16 @@ class Puffin(KaitaiStruct):
         if hasattr(self, '_m_footer'):
             return self._m_footer
 
-        _pos = self._io.pos()
-        self._io.seek(self.ofs_footer)
-        self._debug['_m_footer']['start'] = self._io.pos()
-        self._m_footer = Puffin.Footer(self.tail.len_payload, self._io, self, self._root)
-        self._m_footer._read()
-        self._debug['_m_footer']['end'] = self._io.pos()
-        self._io.seek(_pos)
+        if self.tail_ok:
+            pass
+            _pos = self._io.pos()
+            self._io.seek(self.ofs_footer)
+            self._debug['_m_footer']['start'] = self._io.pos()
+            self._m_footer = Puffin.Footer(self.tail.len_payload, self._io, self, self._root)
+            self._m_footer._read()
+            self._debug['_m_footer']['end'] = self._io.pos()
+            self._io.seek(_pos)
+
         return getattr(self, '_m_footer', None)
 
     @property
@@ -238,7 +256,10 @@ class Puffin(KaitaiStruct):
         if hasattr(self, '_m_ofs_footer'):
             return self._m_ofs_footer
 
-        self._m_ofs_footer = ((self._io.size() - 12) - self.tail.len_payload) - 4
+        if self.tail_ok:
+            pass
+            self._m_ofs_footer = ((self._io.size() - 12) - self.tail.len_payload) - 4
+
         return getattr(self, '_m_ofs_footer', None)
 
     @property
@@ -255,5 +276,18 @@ class Puffin(KaitaiStruct):
         self._debug['_m_tail']['end'] = self._io.pos()
         self._io.seek(_pos)
         return getattr(self, '_m_tail', None)
+
+    @property
+    def tail_ok(self):
+        """The tail's payload size fits the file. After a parse error the Web IDE
+        still shows the tree, with `tail` read only partly; the instances below
+        are absent then, instead of showing offsets computed from a missing size
+        (NaN) or failing on a missing field.
+        """
+        if hasattr(self, '_m_tail_ok'):
+            return self._m_tail_ok
+
+        self._m_tail_ok =  ((self.tail.len_payload >= 0) and (self.tail.len_payload <= self._io.size() - 20)) 
+        return getattr(self, '_m_tail_ok', None)
 
 

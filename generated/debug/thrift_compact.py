@@ -28,8 +28,20 @@ class ThriftCompact(KaitaiStruct):
     1 (not 2) and false elements as 0x02; an element byte of 1 is true, any
     other value false.
     
-    `field_finder(obj, id)` finds a field of a decoded struct by its id, so specs
-    that import this one (parquet.ksy) can follow typed fields.
+    `finder_step` finds a field of a decoded struct by its id, so specs that
+    import this one (parquet.ksy) can follow typed fields: an instance
+    `f_x: {type: 'thrift_compact::finder_step(_index, s.fields[_index].field_id
+    == ID and not s.fields[_index].is_stop, _index == 0 ? -1 :
+    f_x[_index - 1].found)', repeat: expr, repeat-expr: s.fields.size}` ends in
+    `f_x.last.found`, the index of the field in `s.fields` (-1 if absent). The
+    steps take only numbers: a user type that took the struct as a parameter
+    would repeat the whole struct in the Web IDE's tree at every lookup (the IDE
+    shows parameters as fields), and make "disable lazy parsing" export it
+    again for each of them.
+    
+    Labels in the Web IDE: a field reads `#id value` (`stop` for the stop
+    byte), a string or binary as its bytes in quotes (`data:str`), an integer
+    in decimal (exact up to 2^53 in JavaScript).
     
     .. seealso::
        Source - https://github.com/apache/thrift/blob/master/doc/specs/thrift-compact-protocol.md
@@ -199,6 +211,15 @@ class ThriftCompact(KaitaiStruct):
 
             self._m_is_stop = self.header == 0
             return getattr(self, '_m_is_stop', None)
+
+        @property
+        def label(self):
+            """The field's label in the Web IDE (`#id`, `stop` for the stop byte, whose `field_id` repeats the previous one)."""
+            if hasattr(self, '_m_label'):
+                return self._m_label
+
+            self._m_label = (u"stop" if self.is_stop else (u"#" + str(self.field_id)) + ((u" true" if self.bool_value else u" false") if self.is_bool else u""))
+            return getattr(self, '_m_label', None)
 
         @property
         def wire_type(self):
@@ -513,75 +534,10 @@ class ThriftCompact(KaitaiStruct):
             return getattr(self, '_m_bool_value', None)
 
 
-    class FieldFinder(KaitaiStruct):
-        """Finds the field with id `wanted` in a decoded struct (`index` = -1 when it
-        is absent; the last occurrence wins, as in Thrift readers).
-        """
-        SEQ_FIELDS = ["steps"]
-        def __init__(self, obj, wanted, _io, _parent=None, _root=None):
-            super(ThriftCompact.FieldFinder, self).__init__(_io)
-            self._parent = _parent
-            self._root = _root
-            self.obj = obj
-            self.wanted = wanted
-            self._debug = collections.defaultdict(dict)
-
-        def _read(self):
-            self._debug['steps']['start'] = self._io.pos()
-            self._debug['steps']['arr'] = []
-            self.steps = []
-            for i in range(len(self.obj.fields)):
-                self._debug['steps']['arr'].append({'start': self._io.pos()})
-                _t_steps = ThriftCompact.FinderStep(i,  (((not (self.obj.fields[i].is_stop))) and (self.obj.fields[i].field_id == self.wanted)) , (-1 if i == 0 else self.steps[i - 1].found), self._io, self, self._root)
-                try:
-                    _t_steps._read()
-                finally:
-                    self.steps.append(_t_steps)
-                self._debug['steps']['arr'][i]['end'] = self._io.pos()
-
-            self._debug['steps']['end'] = self._io.pos()
-
-
-        def _fetch_instances(self):
-            pass
-            for i in range(len(self.steps)):
-                pass
-                self.steps[i]._fetch_instances()
-
-
-        @property
-        def field(self):
-            """The field."""
-            if hasattr(self, '_m_field'):
-                return self._m_field
-
-            if self.found:
-                pass
-                self._m_field = self.obj.fields[self.index]
-
-            return getattr(self, '_m_field', None)
-
-        @property
-        def found(self):
-            """The field is present."""
-            if hasattr(self, '_m_found'):
-                return self._m_found
-
-            self._m_found = self.index >= 0
-            return getattr(self, '_m_found', None)
-
-        @property
-        def index(self):
-            """Index of the field in `obj.fields`, or -1."""
-            if hasattr(self, '_m_index'):
-                return self._m_index
-
-            self._m_index = self.steps[len(self.steps) - 1].found
-            return getattr(self, '_m_index', None)
-
-
     class FinderStep(KaitaiStruct):
-        """One step of `field_finder` (reads no bytes)."""
+        """One step of a field lookup (reads no bytes): the index of the wanted
+        field among the fields examined so far (see the spec's doc).
+        """
         SEQ_FIELDS = []
         def __init__(self, idx, hit, prev, _io, _parent=None, _root=None):
             super(ThriftCompact.FinderStep, self).__init__(_io)
@@ -638,7 +594,7 @@ class ThriftCompact(KaitaiStruct):
                     break
                 i += 1
             self._debug['groups']['end'] = self._io.pos()
-            if self.last.has_next:
+            if self.groups[len(self.groups) - 1].has_next:
                 pass
                 self._debug['overlong']['start'] = self._io.pos()
                 self.overlong = self._io.read_bytes(0)
@@ -655,18 +611,9 @@ class ThriftCompact(KaitaiStruct):
                 pass
                 self.groups[i]._fetch_instances()
 
-            if self.last.has_next:
+            if self.groups[len(self.groups) - 1].has_next:
                 pass
 
-
-        @property
-        def last(self):
-            """The last group."""
-            if hasattr(self, '_m_last'):
-                return self._m_last
-
-            self._m_last = self.groups[len(self.groups) - 1]
-            return getattr(self, '_m_last', None)
 
         @property
         def too_long(self):
@@ -674,16 +621,16 @@ class ThriftCompact(KaitaiStruct):
             if hasattr(self, '_m_too_long'):
                 return self._m_too_long
 
-            self._m_too_long = self.last.has_next
+            self._m_too_long = self.groups[len(self.groups) - 1].has_next
             return getattr(self, '_m_too_long', None)
 
         @property
         def value(self):
-            """The unsigned value."""
+            """The unsigned value (the last group's; no `last` instance, which the Web IDE would show as a second copy of that group)."""
             if hasattr(self, '_m_value'):
                 return self._m_value
 
-            self._m_value = self.last.acc
+            self._m_value = self.groups[len(self.groups) - 1].acc
             return getattr(self, '_m_value', None)
 
 
