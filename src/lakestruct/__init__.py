@@ -3,14 +3,9 @@
 from __future__ import annotations
 
 import importlib
-from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING, Any
 
-try:
-    __version__ = version("lakestruct")
-except PackageNotFoundError:  # pragma: no cover - running from a source tree
-    __version__ = "0.0.0+unknown"
-
+from ._version import __version__
 from .errors import (
     ChecksumError,
     DecompressionError,

@@ -13,10 +13,12 @@ import os
 from collections.abc import Iterable, Mapping
 from typing import IO, Any
 
-from .. import __version__, codecs
+from .. import codecs
 from .._atomic import AtomicFile
+from .._version import __version__
 from ..errors import UsageError
 from ..source import _is_url
+from .decode import blob_type
 from .model import DELETION_VECTOR_V1, MAGIC, BlobMetadata, PuffinFile
 from .spec import build_footer
 
@@ -138,14 +140,11 @@ class PuffinWriter:
         (``_pos``), ``-1`` ids and the ``referenced-data-file``/``cardinality`` properties
         are Iceberg Java's; extra ``properties`` are added after them.
         """
-        from ..deletes import DV_FIELDS, encode_deletion_vector
-
-        data, props = encode_deletion_vector(positions, referenced_data_file)  # reads positions once: generators work
-        for k, v in _check_str_map(properties, "blob properties").items():
-            if k in props:
-                raise UsageError(f"property {k!r} is set by the deletion vector itself")
-            props[k] = v
-        return self.add_blob(DELETION_VECTOR_V1, data, fields=DV_FIELDS, properties=props)
+        bt = blob_type(DELETION_VECTOR_V1)  # registered by lakestruct.deletes: Puffin knows no blob type
+        if bt is None or bt.encode is None:
+            raise UsageError(f"no writer is registered for {DELETION_VECTOR_V1} blobs")
+        data, fields, props = bt.encode(positions, referenced_data_file, _check_str_map(properties, "blob properties"))
+        return self.add_blob(DELETION_VECTOR_V1, data, fields=fields, properties=props)
 
     def add_raw_blob(self, blob: BlobMetadata, stored: bytes) -> BlobMetadata:
         """Copy a blob exactly as stored elsewhere (``PuffinReader.read_blob(raw=True)``)."""
