@@ -14,7 +14,7 @@ import posixpath
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -25,6 +25,9 @@ from ..tables.model import DeleteFile, LiveFile, Orphan, SnapshotInfo, TableStat
 from .manifest import iter_manifest, read_manifest_list
 from .metadata import parse_metadata
 from .model import DataFile, DataFileContent, EntryStatus, ManifestContent, ManifestEntry, ManifestFile, Snapshot, TableMetadata
+
+if TYPE_CHECKING:
+    from .puffins import PuffinBlobs
 
 __all__ = ["Table", "open_table"]
 
@@ -379,17 +382,16 @@ class _PositionReader:
     context manager: leaving it closes the files it keeps open (it can be entered again)."""
 
     def __init__(self, table: Table) -> None:
-        from .puffins import PuffinBlobs
-
         self.table = table
         self._pos_files: dict[str, dict[str, npt.NDArray[np.int64]]] = {}
-        self._puffins = PuffinBlobs()
+        self._puffins: PuffinBlobs | None = None  # made (and its module imported) at the first DV
 
     def __enter__(self) -> _PositionReader:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self._puffins.close()
+        if self._puffins is not None:
+            self._puffins.close()
 
     def union(self, f: LiveFile) -> tuple[npt.NDArray[np.int64], int]:
         """(sorted unique positions below ``record_count``, how many distinct applied positions are at or past it)."""
@@ -410,6 +412,10 @@ class _PositionReader:
 
     def _dv(self, d: DeleteFile) -> npt.NDArray[np.int64]:
         assert d.offset is not None and d.length is not None
+        if self._puffins is None:
+            from .puffins import PuffinBlobs
+
+            self._puffins = PuffinBlobs()
         try:
             dv = self._puffins.read_dv(self.table.resolve(d.path), d.offset, d.length)
         except FormatError as e:
