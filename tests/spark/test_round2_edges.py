@@ -16,7 +16,8 @@ import lakestruct
 from lakestruct.errors import UsageError
 from lakestruct.spark.env import worker_pythonpath
 
-PROBE = "import lakestruct, sys; print(lakestruct.__file__); print(hasattr(lakestruct, 'scan') and lakestruct.twins()['roaring'])"
+PROBE = ("import lakestruct, sys; print(lakestruct.__file__);"
+         "print(hasattr(lakestruct, 'scan') and __import__('lakestruct._generated.puffin') and lakestruct.twins()['roaring'])")
 
 
 def _as_worker(cwd: Path, pythonpath: str | None) -> subprocess.CompletedProcess[str]:
