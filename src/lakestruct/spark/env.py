@@ -87,9 +87,11 @@ def worker_pythonpath() -> str:
 
 
 def session(
-    master: str = "local[*]", *, app_name: str = "lakestruct", conf: dict[str, str] | None = None, quiet: bool = True
+    master: str = "local[*]", *, app_name: str = "lakestruct", conf: dict[str, str] | None = None, quiet: bool = True,
+    register: bool = True,
 ) -> SparkSession:
-    """A SparkSession with lakestruct's sources registered.
+    """A SparkSession with lakestruct's sources registered (``register=False``: none, for jobs that use no source,
+    such as the inventory's ``rdd.map``: registering the sources costs a second or more).
 
     Executors run this interpreter (``PYSPARK_PYTHON``), the driver binds to 127.0.0.1 unless
     ``SPARK_LOCAL_IP`` says otherwise, the web UI is off, and Arrow batches carry the rows.
@@ -101,7 +103,7 @@ def session(
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     from pyspark.sql import SparkSession
 
-    from . import register
+    from . import register as register_sources
 
     b: Any = SparkSession.builder.master(master).appName(app_name)
     log4j = os.path.join(os.path.dirname(os.path.abspath(__file__)), "log4j2.properties")
@@ -123,5 +125,6 @@ def session(
     spark: SparkSession = b.getOrCreate()
     if quiet:
         spark.sparkContext.setLogLevel("ERROR")
-    register(spark)
+    if register:
+        register_sources(spark)
     return spark

@@ -591,7 +591,7 @@ def main_job(
         t0 = time.monotonic()
         if progress:
             print(f"inventory: starting Spark on {master} ({why})", file=sys.stderr, flush=True)
-        spark = session(master, app_name="lakestruct inventory")
+        spark = session(master, app_name="lakestruct inventory", register=False)  # rdd.map only: no source to register
         seconds["session start"] = round(time.monotonic() - t0, 2)
     elif progress:
         print(f"inventory: in this process, without Spark ({why})", file=sys.stderr, flush=True)
