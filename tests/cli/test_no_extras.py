@@ -100,17 +100,33 @@ def test_spark_commands_name_the_extra_and_exit_2(tmp_path: Path, args: list[str
     assert not (tmp_path / "y").exists()
 
 
+#: every command line of argv[1] (JSON) through main() in this one process: [exit status, stdout, stderr] each
+DRIVER = """
+import contextlib, io, json, sys
+from lakestruct.cli import main
+out = []
+for args in json.loads(sys.argv[1]):
+    o, e = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(o), contextlib.redirect_stderr(e):
+        rc = main(args)
+    out.append([rc, o.getvalue(), e.getvalue()])
+print(json.dumps(out))
+"""
+
+
 @pytest.mark.corpus
 def test_reading_commands_give_the_same_output_without_extras(corpus: Path, tmp_path: Path) -> None:
     dv = corpus / "puffin-tools/src/test/resources/deletion-vector-v1.puffin"
     pq = corpus / "parquet-testing/data/data_index_bloom_encoding_stats.parquet"
     table = corpus / "generated-seed1/paimon/tables/de_dv"
-    code = "import sys; from lakestruct.cli import main; sys.exit(main(sys.argv[1:]))"
-    for args in (["puffin", "inspect", str(dv)], ["deletes", "show", str(dv)], ["parquet", "meta", str(pq)],
-                 ["parquet", "pages", str(pq)], ["parquet", "values", str(pq), "--column", "String"],
-                 ["validate", "--deep", str(pq)], ["explain", str(pq), "--depth", "2"], ["paimon", "files", str(table)],
-                 ["scan", str(dv.parent)]):
-        got = blocked(code, *args, cwd=tmp_path)
-        want = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, check=False, cwd=tmp_path)
-        assert "Traceback" not in got.stderr, (args, got.stderr[-2000:])
-        assert (got.returncode, got.stdout) == (want.returncode, want.stdout), args
+    commands = [["puffin", "inspect", str(dv)], ["deletes", "show", str(dv)], ["parquet", "meta", str(pq)],
+                ["parquet", "pages", str(pq)], ["parquet", "values", str(pq), "--column", "String"],
+                ["validate", "--deep", str(pq)], ["explain", str(pq), "--depth", "2"], ["paimon", "files", str(table)],
+                ["scan", str(dv.parent)]]
+    got = blocked(DRIVER, json.dumps(commands), cwd=tmp_path)
+    want = subprocess.run([sys.executable, "-c", DRIVER, json.dumps(commands)], capture_output=True, text=True, check=False,
+                          cwd=tmp_path)
+    assert got.returncode == 0 and want.returncode == 0, got.stderr[-3000:] + want.stderr[-3000:]
+    for args, (rc, out, err), (want_rc, want_out, _) in zip(commands, json.loads(got.stdout), json.loads(want.stdout), strict=True):
+        assert "Traceback" not in err, (args, err[-2000:])
+        assert (rc, out) == (want_rc, want_out), args
