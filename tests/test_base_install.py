@@ -31,7 +31,7 @@ from tests.conftest import corpus_dir
 REPO = Path(__file__).resolve().parent.parent
 CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "lakestruct"
 
-pytestmark = [pytest.mark.xdist_group("base-install")]
+pytestmark = [pytest.mark.xdist_group("wheel-build")]  # tests/test_packaging.py builds in the same build/ folder
 
 
 def _key() -> str:

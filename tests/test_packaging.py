@@ -9,9 +9,14 @@ import sys
 import zipfile
 from pathlib import Path
 
+import pytest
+
 import lakestruct
 
 REPO = Path(__file__).resolve().parent.parent
+
+#: in-tree wheel builds (here and tests/test_base_install.py) share build/: one xdist worker runs them all
+pytestmark = [pytest.mark.xdist_group("wheel-build")]
 
 
 def test_wheel_ships_and_imports_generated_parsers(tmp_path: Path) -> None:
