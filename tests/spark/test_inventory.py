@@ -19,12 +19,11 @@ import pytest
 
 import lakestruct as ls
 from lakestruct.cli import main as cli_main
+from lakestruct.source import list_files
 from lakestruct.spark import full_schema, source
-from lakestruct.spark.inventory import MARKER, TABLES, run
+from lakestruct.spark.inventory import MARKER, run
 from lakestruct.spark.onepass import FILE_TABLES, file_task
 from lakestruct.spark.rowsource import plain_loop
-from lakestruct.source import list_files
-
 
 LAKESTRUCT = str(Path(sys.executable).parent / "lakestruct")
 
@@ -255,3 +254,25 @@ def test_iceberg_java_tables_deleted_rows_equal_icebergs_own(tmp_path: Path) -> 
     v3 = tables["v3_dv"]
     on_storage = [r for r in _table(out, "deletion_vectors") if r["error_rule"] is None and "/v3_dv/" in r["file"]]
     assert sum(r["cardinality"] for r in on_storage) > v3["deleted_rows"]
+
+
+def test_demo_lake_table_in_summary_and_report(tmp_path: Path) -> None:
+    """The demo lake's Iceberg table (two superseding DELETEs, a compaction, an orphan): the summary and the report
+    show its live deleted share beside what its vectors on storage name, and its orphan."""
+    from lakestruct.spark import demolake
+    from lakestruct.spark.inventory import format_summary
+
+    lake = tmp_path / "lake"
+    demolake.build(str(lake), rows_per_file=2_000)
+    out = tmp_path / "out"
+    res = run([str(lake)], str(out), progress=False, report=str(out / "report.html"))
+    (row,) = _table(out, "tables")
+    t = ls.iceberg.open_table(row["table"])
+    st = t.state()
+    assert row["deleted_rows"] == sum(int(st.positions(f).size) for f in st.data_files) > 0
+    text = format_summary(res.summary, res)
+    assert "old snapshots' included: not live" in text and f"({row['deleted_rows']:,} rows)" in text
+    orphans = _table(out, "orphan_files")
+    assert [Path(o["file"]).name for o in orphans] == ["00099-0-events-orphan.parquet"]
+    page = (out / "report.html").read_text(encoding="utf-8")
+    assert "<h2>Tables</h2>" in page and "00099-0-events-orphan.parquet" in page and "superseded" in page

@@ -192,14 +192,18 @@ def render(summary: dict[str, Any], *, paths: Sequence[str] = (), title: str = "
         bar_chart(
             [e["rule"] for e in errs[:30]],
             [e["files"] for e in errs[:30]],
-            title="files breaking each rule",
+            title=f"files breaking each rule ({30} of {len(errs)} rules shown)" if len(errs) > 30 else "files breaking each rule",
             horizontal=True,
             color="#cf222e",
         )
     )
+    failed_rows = s.get("failed_files", [])
+    if s.get("failed_files_total", 0) > len(failed_rows):
+        body.append(f"<p>{len(failed_rows):,} of {s['failed_files_total']:,} files breaking a rule shown (the inventory's "
+                    "<code>files</code> table has them all).</p>")
     body.append(
         _table(
-            s.get("failed_files", []),
+            failed_rows,
             [("file", "file"), ("format", "format"), ("error_rule", "rule"), ("error_offset", "offset"), ("error", "message")],
             {"error_offset"},
         )
@@ -238,10 +242,63 @@ def render(summary: dict[str, Any], *, paths: Sequence[str] = (), title: str = "
             {"raw_bytes", "stored_bytes", "compression_ratio"},
         ),
     ]
+    tables = s.get("tables", [])
+    if tables:
+        ok = [t for t in tables if not t.get("error_rule")]
+        body += [
+            "<h2>Tables</h2>",
+            "<p>Counted from each table's metadata: the live data files of its current snapshot and the deletes that apply "
+            "to them now. Files of old snapshots stay on storage; they are not live, and superseded deletion vectors are "
+            "not counted.</p>",
+            bar_chart(
+                [t["table"] for t in ok[:40]],
+                [100.0 * (t.get("deleted_share") or 0.0) for t in ok[:40]],
+                title="deleted share of each table's live rows (%)",
+                horizontal=True,
+                value_fmt="{:.1f}%",
+                color="#8250df",
+            ),
+            _table(
+                tables,
+                [
+                    ("table", "table"),
+                    ("format", "format"),
+                    ("snapshot_id", "snapshot"),
+                    ("data_files", "live data files"),
+                    ("record_count", "rows"),
+                    ("deleted_rows", "deleted rows"),
+                    ("deleted_share", "deleted share"),
+                    ("delete_files", "live delete files"),
+                    ("orphan_files", "orphan files"),
+                    ("orphan_bytes", "orphan bytes"),
+                    ("missing_files", "missing files"),
+                    ("rules_broken", "rules broken"),
+                    ("error", "not read"),
+                ],
+                {"snapshot_id", "data_files", "record_count", "deleted_rows", "deleted_share", "delete_files", "orphan_files",
+                 "orphan_bytes", "missing_files"},
+            ),
+            bar_chart(
+                [t["table"] for t in ok[:40]],
+                [float(t.get("orphan_bytes") or 0) for t in ok[:40]],
+                title="bytes of orphan files per table (referenced by no retained snapshot)",
+                horizontal=True,
+                value_fmt="{:,.0f}",
+                color="#bf8700",
+            ),
+            f"<h3>Orphan and missing files ({min(len(s.get('orphans', [])), 200):,} of {s.get('orphans_total', 0):,} shown)</h3>",
+            _table(
+                s.get("orphans", [])[:200],
+                [("table", "table"), ("file", "file"), ("kind", "kind"), ("role", "role"), ("size", "bytes"), ("rows", "rows")],
+                {"size", "rows"},
+            ),
+        ]
     deletes = s.get("deletes", [])
     shared = [d for d in deletes if d.get("deleted_share") is not None]
     body += [
         "<h2>Deletes per data file</h2>",
+        "<p>Rows with a table come from that table's live state; the others are deletion vectors found outside any "
+        "table, counted as the vectors on storage say.</p>",
         bar_chart(
             [d.get("data_file") or d["referenced_data_file"] for d in shared[:40]],
             [100.0 * d["deleted_share"] for d in shared[:40]],
@@ -253,6 +310,7 @@ def render(summary: dict[str, Any], *, paths: Sequence[str] = (), title: str = "
         _table(
             deletes[:50],
             [
+                ("table", "table"),
                 ("referenced_data_file", "referenced data file"),
                 ("match", "matched by"),
                 ("vectors", "vectors"),

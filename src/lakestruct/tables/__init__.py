@@ -113,7 +113,7 @@ def detect(path: str | os.PathLike[str]) -> str | None:
     return None
 
 
-def open(path: str | os.PathLike[str], *, format: str | None = None) -> Any:  # noqa: A001 - ls.tables.open, as ls.puffin.open
+def open(path: str | os.PathLike[str], *, format: str | None = None) -> Any:
     """The table at ``path`` opened by its room (``ls.iceberg.open_table``, ``ls.paimon.open_table`` or
     ``ls.delta.open_table``); ``format`` skips detection."""
     fmt = format or detect(path)
