@@ -142,7 +142,13 @@ def test_v4_sketch_hashes_stored_compactly(fr: Path, traced: None) -> None:
         blob = r.read_blob(0)  # 2 MiB: 2^24 one-bit deltas
     tracemalloc.reset_peak()
     base, _ = tracemalloc.get_traced_memory()
-    sk = ls.sketches.ThetaSketch.from_bytes(blob)  # outside a Puffin file only the 2^27 ceiling applies
+    # outside a Puffin file the bound is relative to the input (fuzz round two): 2^24 hashes from 2 MiB is more than
+    # max(2^23, 2 MiB) allows, so a caller who trusts the sketch says how many it may hold
+    with pytest.raises(LimitError) as e:
+        ls.sketches.ThetaSketch.from_bytes(blob)
+    assert e.value.rule == "theta_compact.num-entries-limit"
+    tracemalloc.reset_peak()
+    sk = ls.sketches.ThetaSketch.from_bytes(blob, max_entries=2**24)
     _, peak = tracemalloc.get_traced_memory()
     assert sk.num_retained == 2**24 and sk.estimate() == 2**24
     assert sk.hashes[0] == 1 and sk.hashes[-1] == 2**24  # deltas of 1: hashes 1, 2, ..., 2^24
