@@ -242,3 +242,22 @@ def test_random_damage_never_escapes_as_a_traceback(golden_copy) -> None:  # typ
                 pass
             problems = ls.delta.open_table(root).check()  # check never raises for malformed input: it lists it
             assert all(isinstance(p, ls.FormatError) and p.rule for p in problems)
+
+
+def test_commit_level_rules(golden_copy) -> None:  # type: ignore[no-untyped-def]
+    """A commit naming one path in two adds, and one that adds and removes the same logical file (in either order)."""
+    root = golden_copy("cdf-table-with-dv")
+
+    def add(p: str) -> str:
+        return json.dumps({"add": {"path": p, "partitionValues": {}, "size": 1, "modificationTime": 1, "dataChange": True}})
+
+    def remove(p: str) -> str:
+        return json.dumps({"remove": {"path": p, "deletionTimestamp": 1, "dataChange": True}})
+
+    commit = root / "_delta_log" / "00000000000000000007.json"
+    commit.write_text("\n".join([add("a.parquet"), add("a.parquet"), remove("b.parquet"), add("b.parquet"), add("c.parquet"),
+                                 remove("c.parquet"), json.dumps({"protocol": {"minReaderVersion": 1, "minWriterVersion": 2}}),
+                                 json.dumps({"protocol": {"minReaderVersion": 1, "minWriterVersion": 2}})]) + "\n")
+    found = sorted((p.rule, p.path) for p in ls.delta.open_table(root).check() if p.source == str(commit))
+    assert found == [("delta.commit.add-and-remove", "line[4].add.path"), ("delta.commit.add-and-remove", "line[6].remove.path"),
+                     ("delta.commit.duplicate-action", "line[8].protocol"), ("delta.commit.duplicate-path", "line[2].add.path")]

@@ -792,6 +792,7 @@ class Table:
         except LakestructError as e:
             return [FormatError(str(e), rule="delta.log.unreadable", path=name, source=path)]
         seen: dict[str, dict[Any, int]] = {"add": {}, "remove": {}}
+        paths: dict[str, set[str]] = {"add": set(), "remove": set()}
         single: dict[str, int] = {}
         try:
             for line, off, obj in iter_json_lines(data, path):
@@ -812,12 +813,13 @@ class Table:
                                 z85_check(self.root, act.deletion_vector, where, f"{k}.deletionVector")
                             key = (act.path, None if act.deletion_vector is None else act.deletion_vector.unique_id)
                             other = "remove" if k == "add" else "add"
-                            if kind == "commit" and key in seen[other] and k == "add":
+                            if kind == "commit" and key in seen[other]:
                                 found.append(_field_error(where, f"{k}.path", f"the commit adds and removes the same logical file "
                                                           f"(line {seen[other][key]})", "delta.commit.add-and-remove"))
-                            if kind == "commit" and any(p == act.path for p, _ in seen[k]):
+                            if kind == "commit" and act.path in paths[k]:
                                 found.append(_field_error(where, f"{k}.path", f"the commit has two `{k}` actions for {act.path!r}",
                                                           "delta.commit.duplicate-path"))
+                            paths[k].add(act.path)
                             seen[k][key] = line
                         elif k == "protocol":
                             parse_protocol(v, where)
