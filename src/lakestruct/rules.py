@@ -389,6 +389,7 @@ ROOMS: tuple[Room, ...] = (
         "iceberg.dv.one-per-data-file": "A snapshot holds more than one live deletion vector for one data file",
         "iceberg.position-deletes.columns": "A position delete file's file_path and pos columns differ in length",
         "iceberg.position-deletes.null": "A position delete file has a null file_path or pos",
+        "iceberg.position-deletes.record-count": "A position delete file's record_count differs from the rows it holds",
     }),
     Room("delta", "Delta Lake tables: the _delta_log, checkpoints, deletion-vector descriptors, live state", "delta.md",
          "lakestruct.delta", {

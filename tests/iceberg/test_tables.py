@@ -426,3 +426,29 @@ def test_v1_snapshot_with_inline_manifests(tmp_path: Path) -> None:
     roles = {o.role for o in t.orphans()}
     assert roles == {"manifest-list"}
     assert t.check() == []
+
+
+def test_position_delete_file_rows_checked(tmp_path: Path) -> None:
+    """check() reads each live position delete file: its rows against the entry's record_count, and a broken file
+    named by its Parquet rule."""
+    from dataclasses import replace
+
+    from lakestruct.iceberg import ManifestEntry
+    from lakestruct.iceberg.manifest_write import manifest_bytes
+
+    w = make_table(tmp_path, rows=30, appends=1)
+    files = _data_files(w.table)
+    add_deletes(w, {files[0]: [1, 2, 3]}, kind="position")
+    t = ls.iceberg.open_table(w.root)
+    assert t.check() == []
+    m = next(m for m in t.manifest_list() if m.content == 1)
+    (e,) = list(t.entries(m))
+    mpath = Path(local(m.manifest_path))
+    mpath.write_bytes(manifest_bytes([ManifestEntry(1, None, None, None, replace(e.data_file, record_count=4))], format_version=2,
+                                     partition_type=[], content=1))
+    probs = [(p.rule, p.path) for p in ls.iceberg.open_table(w.root).check()]
+    assert ("iceberg.position-deletes.record-count", "entries[0].data_file.record_count") in probs
+    pos = Path(local(e.data_file.file_path))
+    pos.write_bytes(pos.read_bytes()[:8] + b"\x00" * (pos.stat().st_size - 8))  # same size, no footer
+    probs = ls.iceberg.open_table(w.root).check()
+    assert [p.rule for p in probs if p.source in (e.data_file.file_path, str(pos))] == ["parquet.trailing-magic"]

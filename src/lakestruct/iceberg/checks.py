@@ -59,6 +59,7 @@ class _Checker:
         self.totals: dict[str, _ManifestTotals] = {}
         self.refs = References()
         self.puffins = PuffinBlobs()  #: Puffin footers of the DVs, each parsed once
+        self.pos_read: set[str] = set()  #: position delete files read
 
     def add(self, e: LakestructError) -> None:
         if not isinstance(e, FormatError):
@@ -266,6 +267,9 @@ class _Checker:
                     if fsize is not None:
                         self.dv_rules(m.manifest_path, epath, fres, df.file_path, df.content_offset or 0, df.content_size_in_bytes or 0,
                                       df.record_count, df.referenced_data_file)
+                elif fsize is not None and df.file_format == "parquet" and fres not in self.pos_read:
+                    self.pos_read.add(fres)
+                    self.position_delete_rules(m.manifest_path, epath, fres, df.file_path, df.record_count)
         except LakestructError as e:
             self.add(e)
             tot.ok = False
@@ -273,6 +277,19 @@ class _Checker:
         tot.counts = counts
         tot.spec_content = (m.partition_spec_id, m.content)
         return tot
+
+    def position_delete_rules(self, manifest: str, epath: str, resolved: str, path: str, record_count: int) -> None:
+        """A position delete file read whole (lakestruct's Parquet reader): its rows, against the entry's record_count."""
+        from .table import read_position_deletes
+
+        try:
+            rows = sum(int(v.size) for v in read_position_deletes(resolved, name=path).values())
+        except FormatError as e:
+            self.add(e.with_source(path))
+            return
+        if rows != record_count:
+            self.add(_err(f"record_count is {record_count}, the position delete file holds {rows} rows",
+                          "iceberg.position-deletes.record-count", f"{epath}.data_file.record_count", manifest))
 
     def dv_rules(self, manifest: str, epath: str, resolved: str, path: str, offset: int, length: int, record_count: int,
                  ref: str | None) -> None:
