@@ -9,7 +9,7 @@ plus levels and values (data; see ``levels``/``values``).
 
 from __future__ import annotations
 
-from . import assembly, bloom, compression, encodings, levels, model, values
+from . import assembly, bloom, compression, encodings, index, levels, model, values
 from .model import (
     ColumnChunk,
     ColumnIndex,
@@ -35,6 +35,22 @@ from .read import (
     parse_footer,
 )
 from .values import ChunkData, PageData, column_levels, column_values, read_column, read_rows
+
+#: ``read.py`` is the file and its footer; the page index, bloom filters and values build on it (they import it, it
+#: imports none of them). The package composes them: these ``ParquetFile`` methods are the functions of the modules
+#: built on it, attached here (declared in ``read.py`` for type checkers; tests/test_structure.py checks the
+#: signatures agree). Any import of ``lakestruct.parquet.*`` runs this first, so every ``ParquetFile`` has them.
+LAYER_METHODS = {
+    "check": index.check_file,
+    "column_index": index.column_index,
+    "offset_index": index.offset_index,
+    "bloom_filter": bloom.bloom_filter,
+    "levels": column_levels,
+    "values": column_values,
+}
+for _name, _fn in LAYER_METHODS.items():
+    setattr(ParquetFile, _name, _fn)
+del _name, _fn
 
 __all__ = [
     "MAGIC",
@@ -62,6 +78,7 @@ __all__ = [
     "compression",
     "decode_page_header",
     "encodings",
+    "index",
     "levels",
     "leaf_columns",
     "model",

@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import FormatError
 from ..thrift.typed import from_raw
-from .model import ColumnChunk, ColumnIndex, OffsetIndex, ThriftModel
+from .model import ColumnChunk, ColumnIndex, OffsetIndex, ThriftModel, Type
 
 if TYPE_CHECKING:
     from .read import Page, ParquetFile
 
-__all__ = ["column_index", "offset_index", "check_offset_index", "column_index_bounds", "decode_bound"]
+__all__ = ["check_file", "column_index", "offset_index", "check_offset_index", "column_index_bounds", "decode_bound"]
 
 M = TypeVar("M", bound=ThriftModel)
 
@@ -204,3 +204,57 @@ def column_index_bounds(pq: ParquetFile, row_group: int, column: int | str) -> t
     mins = [one(r, n, "min_values", i) for i, (r, n) in enumerate(zip(ci.min_values, ci.null_pages, strict=True))]
     maxs = [one(r, n, "max_values", i) for i, (r, n) in enumerate(zip(ci.max_values, ci.null_pages, strict=True))]
     return mins, maxs
+
+
+def check_file(pq: ParquetFile) -> int:
+    """``ParquetFile.check()``: every structural check: the schema, every page header of every chunk, pages tiling
+    each chunk exactly (``parquet.chunk-size``, kept as a warning when the stated size is
+    short), data-page value counts summing to ``num_values`` (``parquet.chunk-num-values``),
+    each OffsetIndex against the walk, and every page CRC that is present (``parquet.page-crc``).
+    Encrypted columns raise :class:`~lakestruct.parquet.read.EncryptedError`. A schema element whose physical type is
+    none of ``Type``'s values (kept as a plain int on reading) is ``parquet.schema.physical-type``.
+    Returns the number of pages."""
+    leaves = len(pq.columns())
+    for i, el in enumerate(pq.metadata.schema):
+        if el.type is not None and not isinstance(el.type, Type):
+            raise FormatError(
+                f"schema element {el.name!r} has physical type {el.type}, which is not a Parquet type (0-7: BOOLEAN to "
+                "FIXED_LEN_BYTE_ARRAY)",
+                rule="parquet.schema.physical-type",
+                path=f"footer.schema[{i}].type",
+                offset=pq.footer.offset,
+                source=pq.name,
+            )
+    n = 0
+    for rg in range(pq.num_row_groups):
+        ncols = len(pq.metadata.row_groups[rg].columns)
+        if ncols != leaves:
+            raise pq.row_group_columns_error(rg)
+        for col in range(ncols):
+            pages = list(pq.chunk_pages(rg, col))
+            start, end = pq.chunk_range(rg, col)
+            md = pq._chunk_meta(rg, col)
+            path = f"footer.row_groups[{rg}].columns[{col}].meta_data"
+            last = pages[-1].end if pages else start
+            if last < end:
+                raise FormatError(
+                    f"the pages end at {last} but total_compressed_size says the chunk ends at {end}",
+                    rule="parquet.chunk-size",
+                    path=path,
+                    offset=last,
+                    source=pq.name,
+                )
+            values = sum(p.num_values or 0 for p in pages if p.is_data)
+            if values != md.num_values:
+                raise FormatError(
+                    f"the data pages hold {values} values but num_values is {md.num_values}",
+                    rule="parquet.chunk-num-values",
+                    path=f"{path}.num_values",
+                    offset=start,
+                    source=pq.name,
+                )
+            check_offset_index(pq, rg, col, pages)
+            for page in pages:
+                pq.check_page_crc(page)
+            n += len(pages)
+    return n

@@ -46,8 +46,9 @@ from .model import (
 )
 from .pages import scan_pages
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # types only: read.py imports no module built on it
     from .bloom import SplitBlockBloomFilter
+    from .values import ChunkData
 
 __all__ = [
     "MAGIC",
@@ -560,60 +561,34 @@ class ParquetFile:
             path=f"row_groups[{page.row_group}].columns[{page.column}].pages[{page.index}]",
         )
 
-    def check(self) -> int:
-        """Every structural check: the schema, every page header of every chunk, pages tiling
-        each chunk exactly (``parquet.chunk-size``, kept as a warning when the stated size is
-        short), data-page value counts summing to ``num_values`` (``parquet.chunk-num-values``),
-        each OffsetIndex against the walk, and every page CRC that is present (``parquet.page-crc``).
-        Encrypted columns raise :class:`EncryptedError`. A schema element whose physical type is
-        none of ``Type``'s values (kept as a plain int on reading) is ``parquet.schema.physical-type``.
-        Returns the number of pages."""
-        from .index import check_offset_index
+    # -- the layers built on this file (attached by lakestruct.parquet's __init__; declared here for type checkers) --
+    # read.py is the file and its footer: it imports none of index.py, bloom.py, values.py, assembly.py (they import
+    # it). ``lakestruct.parquet`` attaches the methods below from them (tests/test_structure.py checks the signatures
+    # match); any import of ``lakestruct.parquet.*`` runs that package first, so they are always there.
+    if TYPE_CHECKING:
+        def check(self) -> int:
+            """Every structural check (``index.check_file``)."""
 
-        leaves = len(self.columns())
-        for i, el in enumerate(self.metadata.schema):
-            if el.type is not None and not isinstance(el.type, Type):
-                raise FormatError(
-                    f"schema element {el.name!r} has physical type {el.type}, which is not a Parquet type (0-7: BOOLEAN to "
-                    "FIXED_LEN_BYTE_ARRAY)",
-                    rule="parquet.schema.physical-type",
-                    path=f"footer.schema[{i}].type",
-                    offset=self.footer.offset,
-                    source=self.name,
-                )
-        n = 0
-        for rg in range(self.num_row_groups):
-            ncols = len(self.metadata.row_groups[rg].columns)
-            if ncols != leaves:
-                raise self.row_group_columns_error(rg)
-            for col in range(ncols):
-                pages = list(self.chunk_pages(rg, col))
-                start, end = self.chunk_range(rg, col)
-                md = self._chunk_meta(rg, col)
-                path = f"footer.row_groups[{rg}].columns[{col}].meta_data"
-                last = pages[-1].end if pages else start
-                if last < end:
-                    raise FormatError(
-                        f"the pages end at {last} but total_compressed_size says the chunk ends at {end}",
-                        rule="parquet.chunk-size",
-                        path=path,
-                        offset=last,
-                        source=self.name,
-                    )
-                values = sum(p.num_values or 0 for p in pages if p.is_data)
-                if values != md.num_values:
-                    raise FormatError(
-                        f"the data pages hold {values} values but num_values is {md.num_values}",
-                        rule="parquet.chunk-num-values",
-                        path=f"{path}.num_values",
-                        offset=start,
-                        source=self.name,
-                    )
-                check_offset_index(self, rg, col, pages)
-                for page in pages:
-                    self.check_page_crc(page)
-                n += len(pages)
-        return n
+        def column_index(self, row_group: int, column: int | str) -> ColumnIndex | None:
+            """The chunk's ColumnIndex, None when absent (``index.column_index``)."""
+
+        def offset_index(self, row_group: int, column: int | str) -> OffsetIndex | None:
+            """The chunk's OffsetIndex, None when absent (``index.offset_index``)."""
+
+        def bloom_filter(self, row_group: int, column: int | str) -> SplitBlockBloomFilter | None:
+            """The chunk's split-block bloom filter, None when absent (``bloom.bloom_filter``)."""
+
+        def levels(
+            self, column: int | str | tuple[str, ...], *, row_group: int | None = None, max_values: int | None = None,
+            max_value_bytes: int | None = None,
+        ) -> list[ChunkData]:
+            """Repetition/definition levels of a leaf column, per chunk and page (``values.column_levels``)."""
+
+        def values(
+            self, column: int | str | tuple[str, ...], *, row_group: int | None = None, python: bool = True,
+            max_values: int | None = None, max_value_bytes: int | None = None,
+        ) -> list[Any]:
+            """A leaf column's values, one per level, None where undefined (``values.column_values``)."""
 
     def check_page_crc(self, page: Page) -> None:
         """A page header's optional ``crc``: CRC-32 (gzip's) of the page body as stored
@@ -630,54 +605,6 @@ class ParquetFile:
                 offset=page.offset,
                 source=self.name,
             )
-
-    # -- page index, bloom filters -----------------------------------------------------------
-    def column_index(self, row_group: int, column: int | str) -> ColumnIndex | None:
-        """The chunk's ColumnIndex (None when absent)."""
-        from .index import column_index
-
-        return column_index(self, row_group, column)
-
-    def offset_index(self, row_group: int, column: int | str) -> OffsetIndex | None:
-        """The chunk's OffsetIndex (None when absent)."""
-        from .index import offset_index
-
-        return offset_index(self, row_group, column)
-
-    def bloom_filter(self, row_group: int, column: int | str) -> SplitBlockBloomFilter | None:
-        """The chunk's split-block bloom filter (None when absent)."""
-        from .bloom import bloom_filter
-
-        return bloom_filter(self, row_group, column)
-
-    # -- data layer (lakestruct.parquet.values) -----------------------------------------------
-    def levels(
-        self,
-        column: int | str | tuple[str, ...],
-        *,
-        row_group: int | None = None,
-        max_values: int | None = None,
-        max_value_bytes: int | None = None,
-    ) -> list[Any]:
-        """Repetition/definition levels of a leaf column, per chunk and page (``values.column_levels``)."""
-        from .values import column_levels
-
-        return column_levels(self, column, row_group=row_group, max_values=max_values, max_value_bytes=max_value_bytes)
-
-    def values(
-        self,
-        column: int | str | tuple[str, ...],
-        *,
-        row_group: int | None = None,
-        python: bool = True,
-        max_values: int | None = None,
-        max_value_bytes: int | None = None,
-    ) -> list[Any]:
-        """A leaf column's values, one per level, None where undefined (``values.column_values``).
-        ``max_values`` / ``max_value_bytes`` replace the decoding bounds (``values.DecodeBudget``)."""
-        from .values import column_values
-
-        return column_values(self, column, row_group=row_group, python=python, max_values=max_values, max_value_bytes=max_value_bytes)
 
     # -- misc -------------------------------------------------------------------------------
     @property
