@@ -452,3 +452,22 @@ def test_position_delete_file_rows_checked(tmp_path: Path) -> None:
     pos.write_bytes(pos.read_bytes()[:8] + b"\x00" * (pos.stat().st_size - 8))  # same size, no footer
     probs = ls.iceberg.open_table(w.root).check()
     assert [p.rule for p in probs if p.source in (e.data_file.file_path, str(pos))] == ["parquet.trailing-magic"]
+
+
+def test_table_neutral_shape(tmp_path: Path) -> None:
+    """The room's table is a lakestruct.tables.Table, found and opened by ls.tables, summarized from its state."""
+    w = make_table(tmp_path, rows=20, appends=2)
+    files = _data_files(w.table)
+    add_deletes(w, {files[0]: [0, 1, 2, 3]}, kind="dv")
+    (w.root / "data" / "stray.bin").write_bytes(b"abc")
+    assert ls.tables.detect(w.root) == "iceberg"
+    assert ls.tables.find_roots([str(p) for p in w.root.rglob("*") if p.is_file()]) == {str(w.root): "iceberg"}
+    t = ls.tables.open(w.root)
+    assert isinstance(t, ls.iceberg.Table) and isinstance(t, ls.tables.Table) and t.format == "iceberg"
+    s = ls.tables.summarize(t.state(), t.orphans(), t.check())
+    assert (s.format, s.data_files, s.record_count, s.deleted_rows, s.live_rows, s.delete_files, s.orphan_files, s.orphan_bytes,
+            s.missing_files, s.rules_broken) == ("iceberg", 2, 40, 4, 36, 1, 1, 3, 0, ())
+    assert s.deleted_share == pytest.approx(0.1)
+    infos = t.snapshots()
+    assert [i.id for i in infos][-1] == t.current_snapshot_id and infos[-1].operation == "delete"
+    assert infos[-1].parent_id == infos[-2].id
