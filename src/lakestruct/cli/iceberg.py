@@ -64,6 +64,12 @@ def _jsonable(v: Any) -> Any:
     return str(v)
 
 
+def _rel(t: iceberg.Table, path: str) -> str:
+    """A path as the table's metadata writes it, shown relative to the table's location (text output only)."""
+    loc = t.location.rstrip("/") + "/"
+    return path[len(loc):] if path.startswith(loc) else path
+
+
 def _snapshots(args: argparse.Namespace) -> int:
     t = iceberg.open_table(args.table)
     md = t.metadata
@@ -127,10 +133,11 @@ def _files(args: argparse.Namespace) -> int:
     eq = sum(1 for f in st.data_files for d in f.deletes if d.kind == "equality-deletes")
     print(f"snapshot {st.snapshot_id}: {len(rows)} live data file(s), {st.record_count} rows, {st.deleted_rows} deleted "
           f"(exact), {st.live_rows} live" + (f"; {eq} equality delete file(s) apply, not counted" if eq else ""))
-    cells = [[r["file_path"], str(r["record_count"]), str(r["deleted_rows"]), str(r["live_rows"]),
+    cells = [[_rel(t, r["file_path"]), str(r["record_count"]), str(r["deleted_rows"]), str(r["live_rows"]),
               ",".join(sorted({d["kind"] for d in r["deletes"]})) or "-"] for r in rows]  # fmt: skip
     past = sum(r["positions_past_end"] for r in rows)
     if cells:
+        print(f"(paths relative to {t.location})")
         print("\n".join(render_table(["file_path", "rows", "deleted", "live", "deletes"], cells, right={1, 2, 3})))
     if past:
         print(f"{past} deleted position(s) at or past their file's record_count (not counted)")
@@ -153,7 +160,8 @@ def _deletes(args: argparse.Namespace) -> int:
         _print({"table": args.table, "snapshot_id": st.snapshot_id, "delete_files": rows})
         return 0
     print(f"snapshot {st.snapshot_id}: {len(rows)} live delete file(s)")
-    cells = [[r["path"], r["kind"], str(r["record_count"]), str(r.get("content_offset", "")), r.get("referenced_data_file", "") or "",
+    cells = [[_rel(t, r["path"]), r["kind"], str(r["record_count"]), str(r.get("content_offset", "")),
+              _rel(t, r.get("referenced_data_file", "") or ""),
               str(r["applies_to"])] for r in rows]  # fmt: skip
     if cells:
         print("\n".join(render_table(["path", "kind", "rows", "offset", "referenced data file", "applies to"], cells, right={2, 3, 5})))
@@ -169,8 +177,11 @@ def _orphans(args: argparse.Namespace) -> int:
         return 0
     unref = [o for o in found if o.kind == "unreferenced"]
     missing = [o for o in found if o.kind == "missing"]
-    print(f"{len(unref)} unreferenced file(s), {sum(o.size or 0 for o in unref)} bytes; {len(missing)} referenced file(s) missing")
-    cells = [[o.kind, o.role, o.path, "" if o.size is None else str(o.size), "" if o.rows is None else str(o.rows)]
+    print(f"{len(unref)} unreferenced file(s), {sum(o.size or 0 for o in unref)} bytes; {len(missing)} referenced file(s) missing "
+          f"(paths relative to {t.root})")
+    root = t.root.rstrip("/") + "/"
+    cells = [[o.kind, o.role, o.path[len(root):] if o.path.startswith(root) else _rel(t, o.path), "" if o.size is None else str(o.size),
+              "" if o.rows is None else str(o.rows)]
              for o in found]  # fmt: skip
     if cells:
         print("\n".join(render_table(["kind", "role", "path", "bytes", "rows"], cells, right={3, 4})))
