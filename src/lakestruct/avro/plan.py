@@ -148,8 +148,8 @@ class _Compiler:
                 return (UNION, tuple(self.skip(b, ns) for b in t))
             if isinstance(t, str):
                 return (_PRIMITIVE[t],)
-            if "logicalType" in t:
-                raise _Refuse
+            if "logicalType" in t and not (t.get("type") == "array" and t.get("logicalType") == "map"):
+                raise _Refuse  # (Iceberg's maps, arrays of key/value records marked "map", are plain arrays to fastavro)
             kind = t.get("type")
             if isinstance(kind, str) and kind in _PRIMITIVE:
                 return (_PRIMITIVE[kind],)

@@ -265,10 +265,12 @@ def _check_entry(rec: Mapping[str, Any], path: str, version: int) -> None:
     _int(rec, "file_sequence_number", path, "manifest", required=False)
 
 
-def iter_manifest(data: bytes, *, name: str = "", manifest: ManifestFile | None = None, live_only: bool = False) -> Iterator[ManifestEntry]:
+def iter_manifest(data: bytes, *, name: str = "", manifest: ManifestFile | None = None, live_only: bool = False,
+                  metrics: bool = True) -> Iterator[ManifestEntry]:
     """The entries of a manifest, one at a time, with the manifest list's ``manifest`` entry's values inherited
     where the entry's are null (without ``manifest``, as stored); ``live_only`` skips DELETED entries (their data
-    file is not decoded)."""
+    file is not decoded). ``metrics=False`` (planning): a data manifest's column metrics may be left unread (None),
+    its entries then decoded by the compiled plan of :mod:`.targets` when there is one."""
     meta, _schema, records = read_avro(data, name)
     header = ManifestHeader(meta, name)
     version = header.format_version
@@ -282,6 +284,13 @@ def iter_manifest(data: bytes, *, name: str = "", manifest: ManifestFile | None 
             raise _err(f"the manifest's content is {header.content.name.lower()}, the manifest list says "
                        f"{ManifestContent(manifest.content).name.lower()}", "iceberg.manifest.content", "metadata[content]")
         data_manifest = header.content == ManifestContent.DATA
+        if not metrics and data_manifest:
+            from .targets import planned_entries
+
+            planned = planned_entries(data, name=name, manifest=manifest, version=version, spec_id=spec_id, live_only=live_only)
+            if planned is not None:
+                yield from planned
+                return
         inherit = manifest is not None
         for i, rec in enumerate(records):
             g = rec.get

@@ -212,22 +212,24 @@ class Table:
     def manifests(self, snapshot: Snapshot | int | None = None) -> list[ManifestFile]:
         return self.manifest_list(snapshot)
 
-    def entries(self, manifest: ManifestFile | str, *, live_only: bool = False) -> Iterator[ManifestEntry]:
+    def entries(self, manifest: ManifestFile | str, *, live_only: bool = False, metrics: bool = True) -> Iterator[ManifestEntry]:
         """The entries of one manifest, snapshot ids and sequence numbers inherited from ``manifest`` (a manifest
-        list entry) where null; a bare path reads them as stored. ``live_only``: ADDED and EXISTING entries only."""
+        list entry) where null; a bare path reads them as stored. ``live_only``: ADDED and EXISTING entries only;
+        ``metrics=False``: data files' column metrics may be left unread (None), as planning needs none."""
         if isinstance(manifest, str):
-            yield from iter_manifest(_read_bytes(self.resolve(manifest)), name=manifest, live_only=live_only)
+            yield from iter_manifest(_read_bytes(self.resolve(manifest)), name=manifest, live_only=live_only, metrics=metrics)
             return
         yield from iter_manifest(_read_bytes(self.resolve(manifest.manifest_path)), name=manifest.manifest_path, manifest=manifest,
-                                 live_only=live_only)
+                                 live_only=live_only, metrics=metrics)
 
     # -- live state -----------------------------------------------------------------------------------------------
     def live_entries(self, snapshot: Snapshot) -> tuple[list[ManifestEntry], list[ManifestEntry]]:
-        """(data entries, delete entries) that are live (ADDED or EXISTING) in ``snapshot``, manifest by manifest."""
+        """(data entries, delete entries) that are live (ADDED or EXISTING) in ``snapshot``, manifest by manifest; data
+        files' column metrics are not read (None) when the compiled plan reads their manifest."""
         data: list[ManifestEntry] = []
         deletes: list[ManifestEntry] = []
         for m in self.manifest_list(snapshot):
-            for e in self.entries(m, live_only=True):
+            for e in self.entries(m, live_only=True, metrics=False):
                 (data if e.data_file.content == DataFileContent.DATA else deletes).append(e)
         return data, deletes
 
@@ -238,11 +240,21 @@ class Table:
         if snapshot_id is None and ref is None and md.current_snapshot_id is None:
             return TableState("iceberg", self.root, None, (), (), None)
         snap = self.snapshot(snapshot_id, ref=ref)
-        data, deletes = self.live_entries(snap)
+        # the delete manifests first (the planner needs every live delete file), then the data manifests streamed:
+        # one manifest's entries at a time, each live data file kept as its LiveFile only
+        # (v1: a manifest list says nothing of content, every entry is sorted by its file's own, both kept)
+        stream: Iterator[ManifestEntry]
+        if md.format_version >= 2:  # v2+: a manifest whose entries disagree with its list's content is an error
+            manifests = self.manifest_list(snap)
+            deletes = [e for m in manifests if m.content != ManifestContent.DATA for e in self.entries(m, live_only=True, metrics=False)]
+            stream = (e for m in manifests if m.content == ManifestContent.DATA for e in self.entries(m, live_only=True, metrics=False))
+        else:
+            data, deletes = self.live_entries(snap)
+            stream = iter(data)
         plan = _Planner(self, deletes)
         files = []
         with _PositionReader(self) as reader:
-            for e in data:
+            for e in stream:
                 applied = plan.deletes_for(e) if plan.any else ()
                 deleted = past = 0
                 if applied:
@@ -345,14 +357,17 @@ class _Planner:
 
     def deletes_for(self, e: ManifestEntry) -> tuple[DeleteFile, ...]:
         df = e.data_file
+        path = _norm(df.file_path)
+        dvs = self.dvs.get(path, ())
+        if not dvs and not self.pos and not self.eq and not self.eq_global:
+            return ()  # (a table whose only deletes are DVs: most files have none)
         seq = e.sequence_number or 0
         key = _part_key(df)
-        path = _norm(df.file_path)
         out: list[DeleteFile] = []
-        for de, d in self.dvs.get(path, ()):
+        for de, d in dvs:
             if (de.sequence_number or 0) >= seq and _part_key(de.data_file) == key:
                 out.append(d)
-        if not out:
+        if not out and self.pos:
             raw_path = df.file_path.encode("utf-8")
             for de, d in self.pos.get(key, ()):
                 ref = de.data_file.referenced_data_file
@@ -406,7 +421,9 @@ class _PositionReader:
                 parts.append(self._pos_file(d.path).get(_norm(path), np.empty(0, dtype=np.int64)))
         if not parts:
             return np.empty(0, dtype=np.int64), 0
-        allpos = np.unique(np.concatenate(parts)) if len(parts) > 1 else np.unique(parts[0])
+        # one DV alone is sorted and unique already (the Roaring rules)
+        one_dv = [d.kind for d in deletes if d.kind != "equality-deletes"] == ["deletion-vector"]
+        allpos = parts[0] if one_dv else np.unique(np.concatenate(parts))
         cut = int(np.searchsorted(allpos, record_count, side="left"))
         return allpos[:cut].astype(np.int64, copy=False), int(allpos.size - cut)
 
