@@ -17,6 +17,7 @@ import fcntl
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -69,6 +70,10 @@ def environment(wheel: Path, extra: str = "") -> tuple[Path | None, str]:
                 if r.returncode != 0:
                     return None, f"pip install of the wheel with its dependencies failed in {d}: {(r.stderr or r.stdout)[-600:]}"
                 ok.write_text(f"{wheel.name} {extra}\n")
+                mine = re.compile(re.escape(d.name[:-16]) + "[0-9a-f]{16}")
+                for old in CACHE.iterdir():  # the environments of earlier pyproject.toml/setup.py, ~1 GB with Spark
+                    if old != d and old.is_dir() and mine.fullmatch(old.name):
+                        shutil.rmtree(old, ignore_errors=True)
             r = subprocess.run([*pip, "--no-deps", "--force-reinstall", str(wheel)], capture_output=True, text=True,
                                check=False, timeout=600)
         except (OSError, subprocess.TimeoutExpired) as e:
