@@ -269,8 +269,9 @@ def iter_manifest(data: bytes, *, name: str = "", manifest: ManifestFile | None 
                   metrics: bool = True) -> Iterator[ManifestEntry]:
     """The entries of a manifest, one at a time, with the manifest list's ``manifest`` entry's values inherited
     where the entry's are null (without ``manifest``, as stored); ``live_only`` skips DELETED entries (their data
-    file is not decoded). ``metrics=False`` (planning): a data manifest's column metrics may be left unread (None),
-    its entries then decoded by the compiled plan of :mod:`.targets` when there is one."""
+    file is not decoded). ``metrics=False`` (planning): column metrics may be left unread (None), the entries then
+    decoded by the compiled plan of :mod:`.targets` when there is one (data manifests; delete manifests of deletion
+    vectors and equality deletes: a position delete file's bounds are planning's)."""
     meta, _schema, records = read_avro(data, name)
     header = ManifestHeader(meta, name)
     version = header.format_version
@@ -284,10 +285,11 @@ def iter_manifest(data: bytes, *, name: str = "", manifest: ManifestFile | None 
             raise _err(f"the manifest's content is {header.content.name.lower()}, the manifest list says "
                        f"{ManifestContent(manifest.content).name.lower()}", "iceberg.manifest.content", "metadata[content]")
         data_manifest = header.content == ManifestContent.DATA
-        if not metrics and data_manifest:
+        if not metrics:
             from .targets import planned_entries
 
-            planned = planned_entries(data, name=name, manifest=manifest, version=version, spec_id=spec_id, live_only=live_only)
+            planned = planned_entries(data, name=name, manifest=manifest, version=version, spec_id=spec_id, live_only=live_only,
+                                      deletes=not data_manifest)
             if planned is not None:
                 yield from planned
                 return

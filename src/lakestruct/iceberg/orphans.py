@@ -85,7 +85,7 @@ def references(t: Table) -> References:
             seen_manifests.add(m.manifest_path)
             refs.add(t.resolve(m.manifest_path), m.manifest_path, "manifest", size=m.manifest_length)
             try:
-                for e in t.entries(m, live_only=True):
+                for e in t.entries(m, live_only=True, metrics=False):  # paths, sizes and rows: no column metrics
                     df = e.data_file
                     role = "data" if df.content == DataFileContent.DATA else "delete"
                     rows = df.record_count if not df.is_deletion_vector else None

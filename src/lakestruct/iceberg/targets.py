@@ -124,9 +124,11 @@ class _Unusual(Exception):
 
 
 def planned_entries(data: bytes, *, name: str = "", manifest: ManifestFile | None, version: int, spec_id: int | None,
-                    live_only: bool) -> list[ManifestEntry] | None:
+                    live_only: bool, deletes: bool = False) -> list[ManifestEntry] | None:
     """The entries of a data manifest (``data``, the whole file) by the compiled plan, column metrics not read; None
-    when there is no plan for its schema or anything in it is unusual (then the reference reads it)."""
+    when there is no plan for its schema or anything in it is unusual (then the reference reads it). ``deletes``: a
+    delete manifest, read so only when it holds deletion vectors and equality delete files (a position delete file's
+    ``file_path`` bounds say which data files it applies to: its manifest is read with the metrics)."""
     if not COMPILED:
         return None
     f = AvroFile(data, name=name or None)
@@ -154,7 +156,10 @@ def planned_entries(data: bytes, *, name: str = "", manifest: ManifestFile | Non
                 off, length = d.content_offset, d.content_size_in_bytes
                 if (off is None) != (length is None) or (off is not None and content != 1):
                     raise _Unusual
-                if version >= 2 and content != DataFileContent.DATA:
+                if deletes:
+                    if version < 2 or content == DataFileContent.DATA or (content == DataFileContent.POSITION_DELETES and off is None):
+                        raise _Unusual  # a data file in a delete manifest (the reference names it), a position delete file
+                elif version >= 2 and content != DataFileContent.DATA:
                     raise _Unusual  # a delete file in a data manifest: the reference names it
                 first = d.first_row_id
                 sid, seq, fseq = raw_sid, raw_seq, raw_fseq
