@@ -280,6 +280,7 @@ ROOMS: tuple[Room, ...] = (
         "paimon.snapshot.json": "A snapshot file is not a JSON object (or nests deeper than Python's stack)",
         "paimon.snapshot.field": "A snapshot field is missing or of the wrong type, or an integer past a Java long",
         "paimon.file-name": "A file name in a snapshot or manifest holds a NUL byte (no file system opens it)",
+        "paimon.table.unreadable": "A file the table's latest snapshot names cannot be read (missing or unreadable)",
         "paimon.snapshot.id": "A snapshot file's id is not the one its name says",
         "paimon.manifest-list.field": "A manifest-list record field is missing or of the wrong type",
         "paimon.manifest-list.version": "A manifest-list record's _VERSION is not the one this reader knows",

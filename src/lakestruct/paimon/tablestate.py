@@ -12,7 +12,6 @@ manifest's index files and the statistics file. Files under ``schema/``, ``snaps
 
 from __future__ import annotations
 
-import json
 import os
 from typing import TYPE_CHECKING, Any
 
@@ -190,8 +189,6 @@ def check(t: Table) -> list[FormatError]:
             t.deletion_vectors(snap)
     except FormatError as e:
         problems.append(e)
-    except LakestructError as e:
-        problems.append(FormatError(str(e), rule="io.unreadable", path="", source=t.path))
-    except (ValueError, json.JSONDecodeError) as e:  # pragma: no cover - readers name their errors
-        problems.append(FormatError(str(e), rule="paimon.unreadable", path="", source=t.path))
+    except LakestructError as e:  # a file the metadata names cannot be read at all (missing, unreadable)
+        problems.append(FormatError(str(e), rule="paimon.table.unreadable", path="", source=t.path))
     return problems
