@@ -28,6 +28,7 @@ from ..avro.plan import decode_block, plan_for
 from ..errors import FormatError, SourceError, UsageError
 from ..roaring.read import DEFAULT_MAX_POSITIONS
 from ..source import list_files, open_source
+from ..tables.model import Orphan, SnapshotInfo, TableState
 from .binrow import Timestamp, decode_binary_row
 from .dv import parse_dv_index, read_dv_entry
 from .fileindex import FileIndex, Probe, parse_file_index, read_file_index
@@ -620,6 +621,38 @@ class Table:
 
     def __repr__(self) -> str:
         return f"<paimon.Table {self.path!r}>"
+
+    # the table-neutral shape (lakestruct.tables): what the inventory and `lakestruct tables` print --------------
+
+    format = "paimon"
+
+    @property
+    def root(self) -> str:
+        return self.path
+
+    def state(self, snapshot_id: int | None = None) -> TableState:
+        """The live state of a snapshot (default: the latest): data files with exact deleted rows (tables.TableState)."""
+        from .tablestate import state
+
+        return state(self, snapshot_id)
+
+    def orphans(self) -> list[Orphan]:
+        """Files under the table that no retained snapshot or tag references, and referenced files storage lacks."""
+        from .tablestate import orphans
+
+        return orphans(self)
+
+    def check(self) -> list[FormatError]:
+        """The rules the latest snapshot breaks (every manifest, index manifest and deletion vector read), as errors."""
+        from .tablestate import check
+
+        return check(self)
+
+    def snapshots_info(self) -> list[SnapshotInfo]:
+        """Every snapshot in the table-neutral shape (tables.SnapshotInfo), oldest first."""
+        from .tablestate import snapshots_info
+
+        return snapshots_info(self)
 
     # schemas ---------------------------------------------------------------------------------------
 
