@@ -12,10 +12,13 @@
 
 from __future__ import annotations
 
+from . import read as read  # the former single module, kept as the re-export: paimon.read.X works
 from .binrow import ROW_KINDS, Timestamp, decode_binary_row, decode_row_fields
 from .dv import DvEntry, parse_dv_index, read_dv_entry
 from .fileindex import FileIndex, IndexRef, Probe, parse_file_index, read_file_index
 from .indexes import BitmapIndex, BloomFilter, BsiIndex, parse_bitmap, parse_bloom_filter, parse_bsi
+from .manifests import read_data_manifest, read_index_manifest, read_manifest_list
+from .meta import parse_schema, parse_snapshot
 from .model import (
     ADD,
     DELETE,
@@ -31,18 +34,7 @@ from .model import (
     SimpleStats,
     Snapshot,
 )
-from .read import (
-    ColumnStats,
-    Table,
-    jsonable,
-    open_table,
-    parse_schema,
-    parse_snapshot,
-    partition_path,
-    read_data_manifest,
-    read_index_manifest,
-    read_manifest_list,
-)
+from .table import ColumnStats, Table, jsonable, open_table, partition_path
 from .types import DataField, DataType, parse_type
 from .write import (
     encode_binary_row,

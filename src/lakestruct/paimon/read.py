@@ -1,55 +1,164 @@
-"""Reading a Paimon table from its files: schemas, snapshots, manifest lists, manifests, index manifests, the live
-data files of a snapshot with their partitions, statistics and deletion vectors.
+"""Reading a Paimon table from its files — the public re-export of the modules that read each kind of file:
 
-Everything is read through lakestruct's byte sources (local paths, ``file://`` and any fsspec URL): directories are
-listed with :func:`lakestruct.source.list_files`, files read with :func:`lakestruct.source.open_source`. Nothing is
-written. Every malformed input is a :class:`lakestruct.FormatError` whose rule starts with ``paimon.`` (or
-``paimon-dv.``/``roaring*.`` for the deletion vectors, read by :mod:`lakestruct.deletes`).
+- :mod:`lakestruct.paimon.meta`: schemas and snapshots (JSON), and the path helpers;
+- :mod:`lakestruct.paimon.manifests`: manifest lists, data manifests, index manifests (Avro, ORC, Parquet);
+- :mod:`lakestruct.paimon.table`: the table (partitions, statistics, live data files, deletion vectors, orphans).
+
+Every name this module had is still here (``from lakestruct.paimon.read import parse_snapshot`` keeps working).
+Nothing is written. Every malformed input is a :class:`lakestruct.FormatError` whose rule starts with ``paimon.``
+(or ``paimon-dv.``/``roaring*.`` for the deletion vectors, read by :mod:`lakestruct.deletes`).
 """
 
 from __future__ import annotations
 
-import datetime
-import json
-import os
-import re
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
-from dataclasses import fields as dataclass_fields
-from decimal import Decimal
-from typing import Any
-
-import numpy as np
-import numpy.typing as npt
-
-from ..avro.container import MAGIC as AVRO_MAGIC
-from ..avro.container import AvroFile, read_avro_records
-from ..avro.plan import decode_block, plan_for
-from ..errors import FormatError, SourceError, UsageError
-from ..roaring.read import DEFAULT_MAX_POSITIONS
-from ..source import list_files, open_source
-from ..tables.model import Orphan, SnapshotInfo, TableState
-from .binrow import Timestamp, decode_binary_row
-from .dv import parse_dv_index, read_dv_entry
-from .fileindex import FileIndex, Probe, parse_file_index, read_file_index
-from .indexes import BSI, BsiIndex
-from .model import (
-    ADD,
-    DELETE,
-    DataFileMeta,
-    DeletionFile,
-    DeletionVectorMeta,
-    IndexFileMeta,
-    IndexManifestEntry,
-    LiveFile,
-    ManifestEntry,
-    ManifestFileMeta,
-    Schema,
-    SimpleStats,
-    Snapshot,
+from ..avro.container import read_avro_records as read_avro_records
+from .manifests import (
+    _arrow_records as _arrow_records,
 )
-from .targets import TARGETS
-from .types import DataField, DataType, parse_field
+from .manifests import (
+    _data_file_meta as _data_file_meta,
+)
+from .manifests import (
+    _data_file_meta_checked as _data_file_meta_checked,
+)
+from .manifests import (
+    _fast_stats as _fast_stats,
+)
+from .manifests import (
+    _index_entry as _index_entry,
+)
+from .manifests import (
+    _manifest_entry as _manifest_entry,
+)
+from .manifests import (
+    _manifest_file_meta as _manifest_file_meta,
+)
+from .manifests import (
+    _model as _model,
+)
+from .manifests import (
+    _new_data_file as _new_data_file,
+)
+from .manifests import (
+    _new_entry as _new_entry,
+)
+from .manifests import (
+    _new_stats as _new_stats,
+)
+from .manifests import (
+    _read_records as _read_records,
+)
+from .manifests import (
+    _Rec as _Rec,
+)
+from .manifests import (
+    _records as _records,
+)
+from .manifests import (
+    _stats as _stats,
+)
+from .manifests import (
+    _str_list as _str_list,
+)
+from .manifests import (
+    _strs as _strs,
+)
+from .manifests import (
+    _version as _version,
+)
+from .manifests import (
+    decode_avro as decode_avro,
+)
+from .manifests import (
+    read_data_manifest as read_data_manifest,
+)
+from .manifests import (
+    read_index_manifest as read_index_manifest,
+)
+from .manifests import (
+    read_manifest_list as read_manifest_list,
+)
+from .meta import (
+    _SCHEMA_RE as _SCHEMA_RE,
+)
+from .meta import (
+    _SCHEME_RE as _SCHEME_RE,
+)
+from .meta import (
+    _SNAPSHOT_FIELDS as _SNAPSHOT_FIELDS,
+)
+from .meta import (
+    _SNAPSHOT_FILES as _SNAPSHOT_FILES,
+)
+from .meta import (
+    _SNAPSHOT_RE as _SNAPSHOT_RE,
+)
+from .meta import (
+    DEFAULT_PARTITION_NAME as DEFAULT_PARTITION_NAME,
+)
+from .meta import (
+    DELETION_VECTORS as DELETION_VECTORS,
+)
+from .meta import (
+    _exists as _exists,
+)
+from .meta import (
+    _get as _get,
+)
+from .meta import (
+    _is_url as _is_url,
+)
+from .meta import (
+    _join as _join,
+)
+from .meta import (
+    _json as _json,
+)
+from .meta import (
+    _no_nul as _no_nul,
+)
+from .meta import (
+    _read_bytes as _read_bytes,
+)
+from .meta import (
+    _snapshot_checked as _snapshot_checked,
+)
+from .meta import (
+    external_location as external_location,
+)
+from .meta import (
+    parse_schema as parse_schema,
+)
+from .meta import (
+    parse_snapshot as parse_snapshot,
+)
+from .table import (
+    _ESCAPE as _ESCAPE,
+)
+from .table import (
+    ColumnStats as ColumnStats,
+)
+from .table import (
+    Table as Table,
+)
+from .table import (
+    _check_past_end as _check_past_end,
+)
+from .table import (
+    _escape as _escape,
+)
+from .table import (
+    _text as _text,
+)
+from .table import (
+    jsonable as jsonable,
+)
+from .table import (
+    open_table as open_table,
+)
+from .table import (
+    partition_path as partition_path,
+)
 
 __all__ = [
     "ColumnStats",
@@ -62,1057 +171,3 @@ __all__ = [
     "read_index_manifest",
     "read_manifest_list",
 ]
-
-DELETION_VECTORS = "DELETION_VECTORS"
-DEFAULT_PARTITION_NAME = "__DEFAULT_PARTITION__"
-_SNAPSHOT_RE = re.compile(r"^snapshot-(\d+)$")
-_SCHEME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*$")
-_SCHEMA_RE = re.compile(r"^schema-(\d+)$")
-
-
-def _is_url(path: str) -> bool:
-    scheme, sep, _ = path.partition("://")
-    return bool(sep) and len(scheme) > 1
-
-
-def external_location(path: str) -> str:
-    """An ``_EXTERNAL_PATH`` as a location lakestruct opens: Paimon records Hadoop path strings, whose local form is
-    ``file:/dir/f`` (one slash, not a URL fsspec or ``open`` take), so ``file:/x``, ``file:///x`` and
-    ``file://localhost/x`` become the local path ``/x``; other URLs (``s3://``, ``oss://``, ...) stay as they are."""
-    scheme, colon, rest = path.partition(":")
-    if not colon or len(scheme) < 2 or not _SCHEME_RE.match(scheme):
-        return path  # no scheme (a plain path; "C:" is a drive, not a scheme)
-    if scheme.lower() != "file":  # schemes are case-insensitive (RFC 3986; Hadoop's Path and pypaimon agree)
-        return scheme.lower() + colon + rest
-    if rest.startswith("//"):
-        host, sep, tail = rest[2:].partition("/")
-        return "/" + tail if host.lower() in ("", "localhost") and sep else path
-    return rest if rest.startswith("/") else path
-
-
-def _join(root: str, *parts: str) -> str:
-    out = root.rstrip("/")
-    for p in parts:
-        if p:
-            out = f"{out}/{p.strip('/')}"
-    return out
-
-
-def _no_nul(path: str, field: str = "file name", source: str | None = None) -> None:
-    """A name from table metadata holding a NUL byte names no file any file system opens: ``paimon.file-name``."""
-    if "\x00" in path:
-        raise FormatError(f"{field} {path!r} holds a NUL byte; no file system opens such a name"[:400], rule="paimon.file-name",
-                          path=field, source=source if source is not None else path.split("\x00", 1)[0])
-
-
-def _read_bytes(path: str) -> bytes:
-    _no_nul(path)
-    if not _is_url(path) or path.startswith("file://"):  # a local file: read whole, no byte source around it
-        try:
-            fd = os.open(path[7:] if path.startswith("file://") else path, os.O_RDONLY)
-        except OSError:
-            fd = -1  # open_source says what is wrong (missing, ...)
-        if fd >= 0:
-            try:
-                chunks = []
-                while chunk := os.read(fd, 1 << 16):
-                    chunks.append(chunk)
-                return chunks[0] if len(chunks) == 1 else b"".join(chunks)
-            except OSError:
-                pass  # a directory, ...: open_source says so
-            finally:
-                os.close(fd)
-    with open_source(path) as src:
-        return src.read(0, src.size)
-
-
-def _exists(path: str) -> bool:
-    if _is_url(path) and not path.startswith("file://"):
-        try:
-            import fsspec
-
-            fs, p = fsspec.core.url_to_fs(path)
-            return bool(fs.exists(p))
-        except Exception:
-            return False
-    return os.path.exists(path[len("file://") :] if path.startswith("file://") else path)
-
-
-# -- JSON: schemas and snapshots --------------------------------------------------------------------
-
-
-def _json(data: bytes, what: str, name: str) -> dict[str, Any]:
-    try:
-        doc = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as e:
-        raise FormatError(f"not a JSON document: {e}", rule=f"paimon.{what}.json", path=what, offset=None, source=name) from None
-    except RecursionError:  # arrays or objects nested deeper than Python's stack (Paimon writes 2-3 levels, types ~10)
-        raise FormatError(f"the {what} JSON nests too deeply", rule=f"paimon.{what}.json", path=what, offset=None,
-                          source=name) from None
-    if not isinstance(doc, dict):
-        raise FormatError(f"a {what} file holds a JSON object, this one a {type(doc).__name__}", rule=f"paimon.{what}.json",
-                          path=what, source=name)
-    return doc
-
-
-def _get(doc: dict[str, Any], key: str, kind: type | tuple[type, ...], what: str, *, required: bool = True) -> Any:
-    v = doc.get(key)
-    if v is None:
-        if required:
-            raise FormatError(f"the {what} has no {key!r}", rule=f"paimon.{what}.field", path=f"{what}.{key}")
-        return None
-    if not isinstance(v, kind) or (isinstance(v, bool) and kind is int):
-        raise FormatError(f"{key!r} must be {getattr(kind, '__name__', kind)}, found {v!r}"[:300], rule=f"paimon.{what}.field",
-                          path=f"{what}.{key}")
-    if kind is int and isinstance(v, int) and not _LONG_MIN <= v <= _LONG_MAX:
-        raise FormatError(f"{key!r} is {v}"[:200] + ", past a Java long (Paimon's field is a long)", rule=f"paimon.{what}.field",
-                          path=f"{what}.{key}")
-    return v
-
-
-_LONG_MIN, _LONG_MAX = -(1 << 63), (1 << 63) - 1
-#: snapshot fields that name files under manifest/ (or statistics/)
-_SNAPSHOT_FILES = ("baseManifestList", "deltaManifestList", "changelogManifestList", "indexManifest", "statistics")
-
-
-def parse_schema(data: bytes, *, name: str = "schema") -> Schema:
-    """A ``schema/schema-<id>`` file (rules ``paimon.schema.json`` / ``.field`` / ``.type``)."""
-    doc = _json(data, "schema", name)
-    try:
-        raw_fields = _get(doc, "fields", list, "schema")
-        fields = tuple(parse_field(f, f"schema.fields[{i}]") for i, f in enumerate(raw_fields))
-        names = [f.name for f in fields]
-        pks = tuple(_get(doc, "primaryKeys", list, "schema", required=False) or ())
-        parts = tuple(_get(doc, "partitionKeys", list, "schema", required=False) or ())
-        for key, group in (("partitionKeys", parts), ("primaryKeys", pks)):
-            for k in group:
-                if k not in names:
-                    raise FormatError(f"{key} names {k!r}, which is not a field", rule="paimon.schema.field", path=f"schema.{key}")
-        options = _get(doc, "options", dict, "schema", required=False) or {}
-        return Schema(
-            id=_get(doc, "id", int, "schema"),
-            version=_get(doc, "version", int, "schema", required=False),
-            fields=fields,
-            highest_field_id=_get(doc, "highestFieldId", int, "schema", required=False),
-            partition_keys=parts,
-            primary_keys=pks,
-            options={str(k): str(v) for k, v in options.items()},
-            comment=_get(doc, "comment", str, "schema", required=False),
-            time_millis=_get(doc, "timeMillis", int, "schema", required=False),
-        )
-    except FormatError as e:
-        raise e.with_source(name) from None
-
-
-#: Snapshot's fields in order: JSON key, type, required.
-_SNAPSHOT_FIELDS = (
-    ("id", int, True), ("version", int, False), ("schemaId", int, True), ("baseManifestList", str, True),
-    ("deltaManifestList", str, True), ("commitUser", str, False), ("commitIdentifier", int, False), ("commitKind", str, False),
-    ("timeMillis", int, False), ("baseManifestListSize", int, False), ("deltaManifestListSize", int, False),
-    ("changelogManifestList", str, False), ("changelogManifestListSize", int, False), ("indexManifest", str, False),
-    ("totalRecordCount", int, False), ("deltaRecordCount", int, False), ("changelogRecordCount", int, False),
-    ("watermark", int, False), ("statistics", str, False), ("properties", dict, False), ("nextRowId", int, False),
-    ("uuid", str, False), ("writerVersion", str, False), ("operation", str, False),
-)
-
-
-def parse_snapshot(data: bytes, *, name: str = "snapshot") -> Snapshot:
-    """A ``snapshot/snapshot-<id>`` file (rules ``paimon.snapshot.json`` / ``.field``); unknown fields are ignored."""
-    doc = _json(data, "snapshot", name)
-    values: list[Any] = []
-    for key, kind, required in _SNAPSHOT_FIELDS:  # every field present with its type, or absent and optional
-        v = doc.get(key)
-        if (type(v) is not kind) if v is not None else required:
-            break  # the checked way below names the field
-        if v is not None and ((kind is int and not _LONG_MIN <= v <= _LONG_MAX) or (kind is str and "\x00" in v)):
-            break
-        values.append(v)
-    else:
-        props = values[19]
-        if props is not None:
-            values[19] = {str(k): str(v) for k, v in props.items()}
-        return Snapshot(*values)
-    return _snapshot_checked(doc, name)
-
-
-def _snapshot_checked(doc: dict[str, Any], name: str) -> Snapshot:
-    """The snapshot, every field checked on its own (the error names the first field that is wrong)."""
-
-    def g(key: str, kind: type | tuple[type, ...] = int, required: bool = False) -> Any:
-        return _get(doc, key, kind, "snapshot", required=required)
-
-    try:
-        for key in _SNAPSHOT_FILES:
-            name_ = g(key, str)
-            if name_ is not None:
-                _no_nul(name_, f"snapshot.{key}", source=name)
-        props = g("properties", dict)
-        return Snapshot(
-            id=g("id", required=True),
-            version=g("version"),
-            schema_id=g("schemaId", required=True),
-            base_manifest_list=g("baseManifestList", str, True),
-            delta_manifest_list=g("deltaManifestList", str, True),
-            commit_user=g("commitUser", str),
-            commit_identifier=g("commitIdentifier"),
-            commit_kind=g("commitKind", str),
-            time_millis=g("timeMillis"),
-            base_manifest_list_size=g("baseManifestListSize"),
-            delta_manifest_list_size=g("deltaManifestListSize"),
-            changelog_manifest_list=g("changelogManifestList", str),
-            changelog_manifest_list_size=g("changelogManifestListSize"),
-            index_manifest=g("indexManifest", str),
-            total_record_count=g("totalRecordCount"),
-            delta_record_count=g("deltaRecordCount"),
-            changelog_record_count=g("changelogRecordCount"),
-            watermark=g("watermark"),
-            statistics=g("statistics", str),
-            properties={str(k): str(v) for k, v in props.items()} if props is not None else None,
-            next_row_id=g("nextRowId"),
-            uuid=g("uuid", str),
-            writer_version=g("writerVersion", str),
-            operation=g("operation", str),
-        )
-    except FormatError as e:
-        raise e.with_source(name) from None
-
-
-# -- Avro records -> models -------------------------------------------------------------------------
-
-
-class _Rec:
-    """Field access on one Avro record with named errors (``rule``/``path`` say which record and field)."""
-
-    __slots__ = ("path", "rec", "rule")
-
-    def __init__(self, rec: Any, rule: str, path: str) -> None:
-        if not isinstance(rec, dict):
-            raise FormatError(f"expected a record, found {type(rec).__name__}", rule=rule, path=path)
-        self.rec, self.rule, self.path = rec, rule, path
-
-    def req(self, key: str, kind: type | tuple[type, ...]) -> Any:
-        v = self.rec.get(key)
-        if v is None or not isinstance(v, kind) or (isinstance(v, bool) and kind is int):
-            what = "missing" if v is None else f"a {type(v).__name__}"
-            raise FormatError(f"{key} is {what}, it must be {getattr(kind, '__name__', kind)}", rule=self.rule, path=f"{self.path}.{key}")
-        return v
-
-    def opt(self, key: str, kind: type | tuple[type, ...]) -> Any:
-        v = self.rec.get(key)
-        return None if v is None else self.req(key, kind)
-
-    def sub(self, key: str) -> _Rec | None:
-        v = self.rec.get(key)
-        return None if v is None else _Rec(v, self.rule, f"{self.path}.{key}")
-
-
-def _stats(r: _Rec | None) -> SimpleStats | None:
-    if r is None:
-        return None
-    nulls = r.opt("_NULL_COUNTS", list)
-    return SimpleStats(r.req("_MIN_VALUES", bytes), r.req("_MAX_VALUES", bytes), tuple(nulls) if nulls is not None else None)
-
-
-def _version(r: _Rec, expected: int, what: str) -> int:
-    v: int = r.req("_VERSION", int)
-    if v != expected:
-        hint = " (written by Paimon before 0.5: Paimon asks to recreate the table)" if what == "manifest" and v == 1 else ""
-        raise FormatError(f"{what} records have _VERSION {expected}, this one {v}{hint}", rule=f"paimon.{what}.version",
-                          path=f"{r.path}._VERSION")
-    return v
-
-
-def _records(data: bytes, name: str) -> Iterator[dict[str, Any]]:
-    if data[:3] == b"ORC" or data[:4] == b"PAR1":
-        yield from _arrow_records(data, name)
-    else:
-        yield from read_avro_records(data, name=name)
-
-
-def _arrow_records(data: bytes, name: str) -> Iterator[dict[str, Any]]:
-    """ORC or Parquet manifests (``manifest.format``), read with pyarrow."""
-    try:
-        import pyarrow as pa
-    except ImportError:  # pragma: no cover - pyarrow comes with lakestruct[spark]
-        raise SourceError(f"{name}: an ORC/Parquet manifest needs pyarrow (pip install 'lakestruct[spark]')") from None
-    try:
-        if data[:3] == b"ORC":
-            from pyarrow import orc
-
-            table = orc.ORCFile(pa.BufferReader(data)).read()
-        else:
-            import pyarrow.parquet as pq
-
-            table = pq.read_table(pa.BufferReader(data))
-        rows = table.to_pylist()  # converts strings: invalid UTF-8 surfaces here, not when pyarrow reads the file
-    except Exception as e:
-        raise FormatError(f"pyarrow cannot read the manifest: {e}", rule="paimon.manifest.format", path="manifest", source=name) from None
-    yield from rows
-
-
-def _manifest_file_meta(rec: dict[str, Any], i: int) -> ManifestFileMeta:
-    r = _Rec(rec, "paimon.manifest-list.field", f"records[{i}]")
-    return ManifestFileMeta(
-        version=_version(r, 2, "manifest-list"),
-        file_name=r.req("_FILE_NAME", str),
-        file_size=r.req("_FILE_SIZE", int),
-        num_added_files=r.req("_NUM_ADDED_FILES", int),
-        num_deleted_files=r.req("_NUM_DELETED_FILES", int),
-        partition_stats=_stats(r.sub("_PARTITION_STATS")),
-        schema_id=r.req("_SCHEMA_ID", int),
-        min_bucket=r.opt("_MIN_BUCKET", int),
-        max_bucket=r.opt("_MAX_BUCKET", int),
-        min_level=r.opt("_MIN_LEVEL", int),
-        max_level=r.opt("_MAX_LEVEL", int),
-        min_row_id=r.opt("_MIN_ROW_ID", int),
-        max_row_id=r.opt("_MAX_ROW_ID", int),
-    )
-
-
-def _str_list(r: _Rec, key: str) -> tuple[str, ...] | None:
-    v = r.opt(key, list)
-    if v is None:
-        return None
-    if not all(isinstance(x, str) for x in v):
-        raise FormatError(f"{key} must hold strings", rule=r.rule, path=f"{r.path}.{key}")
-    return tuple(v)
-
-
-def _model(cls: type, names: tuple[str, ...]) -> Any:
-    """A constructor of a frozen dataclass from its values in field order that sets the instance's attribute dict at
-    once (what the dataclass's __init__ ends with, one attribute at a time; the compiled twin does the same)."""
-    new = object.__new__
-
-    def make(*values: Any) -> Any:
-        obj: Any = new(cls)
-        obj.__dict__.update(zip(names, values))  # noqa: B905 - as many values as names, by construction
-        return obj
-
-    return make
-
-
-_new_stats = _model(SimpleStats, ("min_values", "max_values", "null_counts"))
-_new_data_file = _model(DataFileMeta, tuple(f.name for f in dataclass_fields(DataFileMeta)))
-_new_entry = _model(ManifestEntry, tuple(f.name for f in dataclass_fields(ManifestEntry)))
-
-
-def _fast_stats(v: Any) -> SimpleStats | bool | None:
-    """SimpleStats from a record dict without the per-field error plumbing; False when the slow path must explain."""
-    if v is None:
-        return None
-    if type(v) is not dict:
-        return False
-    lo, hi, nulls = v.get("_MIN_VALUES"), v.get("_MAX_VALUES"), v.get("_NULL_COUNTS")
-    if type(lo) is not bytes or type(hi) is not bytes or (nulls is not None and type(nulls) is not list):
-        return False
-    out: SimpleStats = _new_stats(lo, hi, tuple(nulls) if nulls is not None else None)
-    return out
-
-
-def _strs(v: Any) -> bool:
-    return type(v) is list and (not v or all(type(x) is str for x in v))
-
-
-def _data_file_meta(r: _Rec) -> DataFileMeta:
-    g: Any = r.rec.get
-    name, size, rows, lo, hi = g("_FILE_NAME"), g("_FILE_SIZE"), g("_ROW_COUNT"), g("_MIN_KEY"), g("_MAX_KEY")
-    min_seq, max_seq, schema_id, level = g("_MIN_SEQUENCE_NUMBER"), g("_MAX_SEQUENCE_NUMBER"), g("_SCHEMA_ID"), g("_LEVEL")
-    deleted, index, source, external, first = (g("_DELETE_ROW_COUNT"), g("_EMBEDDED_FILE_INDEX"), g("_FILE_SOURCE"), g("_EXTERNAL_PATH"),
-                                               g("_FIRST_ROW_ID"))
-    extra, stats_cols, write_cols = g("_EXTRA_FILES"), g("_VALUE_STATS_COLS"), g("_WRITE_COLS")
-    ks, vs = _fast_stats(g("_KEY_STATS")), _fast_stats(g("_VALUE_STATS"))
-    if (type(name) is str and type(size) is int and type(rows) is int and type(lo) is bytes and type(hi) is bytes
-            and type(min_seq) is int and type(max_seq) is int and type(schema_id) is int and type(level) is int
-            and (deleted is None or type(deleted) is int) and (index is None or type(index) is bytes)
-            and (source is None or type(source) is int) and (external is None or type(external) is str)
-            and (first is None or type(first) is int) and ks is not False and vs is not False and _strs(extra)
-            and (stats_cols is None or _strs(stats_cols)) and (write_cols is None or _strs(write_cols))):
-        out: DataFileMeta = _new_data_file(name, size, rows, lo, hi, ks, vs, min_seq, max_seq, schema_id, level, tuple(extra),
-                                           g("_CREATION_TIME"), deleted, index, source,
-                                           None if stats_cols is None else tuple(stats_cols), external, first,
-                                           None if write_cols is None else tuple(write_cols))
-        return out
-    return _data_file_meta_checked(r)
-
-
-def _data_file_meta_checked(r: _Rec) -> DataFileMeta:
-    """The checked way: names the field that is wrong."""
-    return DataFileMeta(
-        file_name=r.req("_FILE_NAME", str),
-        file_size=r.req("_FILE_SIZE", int),
-        row_count=r.req("_ROW_COUNT", int),
-        min_key=r.req("_MIN_KEY", bytes),
-        max_key=r.req("_MAX_KEY", bytes),
-        key_stats=_stats(r.sub("_KEY_STATS")),
-        value_stats=_stats(r.sub("_VALUE_STATS")),
-        min_sequence_number=r.req("_MIN_SEQUENCE_NUMBER", int),
-        max_sequence_number=r.req("_MAX_SEQUENCE_NUMBER", int),
-        schema_id=r.req("_SCHEMA_ID", int),
-        level=r.req("_LEVEL", int),
-        extra_files=_str_list(r, "_EXTRA_FILES") or (),
-        creation_time=r.rec.get("_CREATION_TIME"),
-        delete_row_count=r.opt("_DELETE_ROW_COUNT", int),
-        embedded_index=r.opt("_EMBEDDED_FILE_INDEX", bytes),
-        file_source=r.opt("_FILE_SOURCE", int),
-        value_stats_cols=_str_list(r, "_VALUE_STATS_COLS"),
-        external_path=r.opt("_EXTERNAL_PATH", str),
-        first_row_id=r.opt("_FIRST_ROW_ID", int),
-        write_cols=_str_list(r, "_WRITE_COLS"),
-    )
-
-
-def _manifest_entry(rec: dict[str, Any], i: int) -> ManifestEntry:
-    f = rec.get("_FILE") if type(rec) is dict else None
-    if (type(f) is dict and rec.get("_VERSION") == 2 and rec.get("_KIND") in (ADD, DELETE) and type(rec.get("_PARTITION")) is bytes
-            and type(rec.get("_BUCKET")) is int and type(rec.get("_TOTAL_BUCKETS")) is int):
-        out: ManifestEntry = _new_entry(rec["_KIND"], rec["_PARTITION"], rec["_BUCKET"], rec["_TOTAL_BUCKETS"],
-                                        _data_file_meta(_Rec(f, "paimon.manifest.field", f"records[{i}]._FILE")), 2)
-        return out
-    r = _Rec(rec, "paimon.manifest.field", f"records[{i}]")
-    version = _version(r, 2, "manifest")
-    kind = r.req("_KIND", int)
-    if kind not in (ADD, DELETE):
-        raise FormatError(f"_KIND is 0 (ADD) or 1 (DELETE), found {kind}", rule="paimon.manifest.kind", path=f"{r.path}._KIND")
-    f = r.sub("_FILE")
-    if f is None:
-        raise FormatError("_FILE is missing", rule="paimon.manifest.field", path=f"{r.path}._FILE")
-    return ManifestEntry(kind, r.req("_PARTITION", bytes), r.req("_BUCKET", int), r.req("_TOTAL_BUCKETS", int), _data_file_meta(f), version)
-
-
-def _index_entry(rec: dict[str, Any], i: int) -> IndexManifestEntry:
-    r = _Rec(rec, "paimon.index-manifest.field", f"records[{i}]")
-    version = _version(r, 1, "index-manifest")
-    kind = r.req("_KIND", int)
-    if kind not in (ADD, DELETE):
-        raise FormatError(f"_KIND is 0 (ADD) or 1 (DELETE), found {kind}", rule="paimon.index-manifest.kind", path=f"{r.path}._KIND")
-    raw_ranges = r.opt("_DELETIONS_VECTORS_RANGES", list)
-    ranges = None
-    if raw_ranges is not None:
-        out = []
-        for j, item in enumerate(raw_ranges):
-            d = _Rec(item, r.rule, f"{r.path}._DELETIONS_VECTORS_RANGES[{j}]")
-            out.append(DeletionVectorMeta(d.req("f0", str), d.req("f1", int), d.req("f2", int), d.opt("_CARDINALITY", int)))
-        ranges = tuple(out)
-    gi = r.opt("_GLOBAL_INDEX", dict)
-    meta = IndexFileMeta(r.req("_INDEX_TYPE", str), r.req("_FILE_NAME", str), r.req("_FILE_SIZE", int), r.req("_ROW_COUNT", int),
-                         ranges, r.opt("_EXTERNAL_PATH", str), gi)
-    return IndexManifestEntry(kind, r.req("_PARTITION", bytes), r.req("_BUCKET", int), meta, version)
-
-
-def _read_records(path: str, convert: Any, target: str | None = None) -> list[Any]:
-    data = _read_bytes(path)
-    try:
-        if target is not None and data[:4] == AVRO_MAGIC:
-            return decode_avro(data, convert, target)
-        return [convert(rec, i) for i, rec in enumerate(_records(data, path))]
-    except FormatError as e:
-        raise e.with_source(path) from None
-
-
-def decode_avro(data: bytes, convert: Any, target: str, *, compiled: bool = True) -> list[Any]:
-    """The records of an Avro manifest as models: each block decoded by the compiled plan of its writer schema
-    (:mod:`lakestruct.avro.plan`, targets in :mod:`.targets`), or, without one or when the plan gives up on the
-    block, by fastavro and ``convert`` (which raises the named error); ``compiled=False``: always the latter (the reference)."""
-    f = AvroFile(data)
-    f.parsed_schema()  # the schema must parse with fastavro either way (avro.schema)
-    plan = plan_for(f.raw_schema, TARGETS[target]) if compiled else None
-    out: list[Any] = []
-    for block in f.blocks():
-        got = decode_block(block.body, block.count, plan, f.max_items) if plan is not None else None
-        if got is None:
-            base = len(out)
-            got = [convert(rec, base + i) for i, rec in enumerate(f.records(block))]
-        out.extend(got)
-    return out
-
-
-def read_manifest_list(path: str) -> list[ManifestFileMeta]:
-    """The records of a manifest list (rules ``paimon.manifest-list.*``, ``avro.*``)."""
-    return _read_records(path, _manifest_file_meta, "manifest-file")
-
-
-def read_data_manifest(path: str) -> list[ManifestEntry]:
-    """The entries of a data manifest (rules ``paimon.manifest.*``, ``avro.*``)."""
-    return _read_records(path, _manifest_entry, "entry")
-
-
-def read_index_manifest(path: str) -> list[IndexManifestEntry]:
-    """The entries of an index manifest (rules ``paimon.index-manifest.*``, ``avro.*``)."""
-    return _read_records(path, _index_entry, "index-entry")
-
-
-# -- partitions, statistics -------------------------------------------------------------------------
-
-
-def _text(v: Any) -> str:
-    """A partition value as Paimon renders it in a directory name."""
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, bytes):
-        return v.hex()
-    if isinstance(v, datetime.timedelta):  # TIME
-        total = v // datetime.timedelta(milliseconds=1)  # exact integer milliseconds
-        h, rem = divmod(total, 3_600_000)
-        m, rem = divmod(rem, 60_000)
-        s, ms = divmod(rem, 1000)
-        return f"{h:02d}:{m:02d}:{s:02d}" + (f".{ms:03d}" if ms else "")
-    if isinstance(v, Decimal):
-        return format(v, "f")
-    return str(v)
-
-
-_ESCAPE = set('"#%\'*/:=?\\\x7f{[]^')
-
-
-def _escape(s: str) -> str:
-    """Hive's ``escapePathName``: the characters a path segment cannot hold become %XX."""
-    return "".join(f"%{ord(c):02X}" if c in _ESCAPE or ord(c) < 0x20 else c for c in s)
-
-
-def partition_path(values: dict[str, Any], default_name: str = DEFAULT_PARTITION_NAME) -> str:
-    """``k1=v1/k2=v2`` for a decoded partition (``""`` for an unpartitioned table)."""
-    parts = []
-    for k, v in values.items():
-        text = default_name if v is None or v == "" else _text(v)
-        parts.append(f"{_escape(k)}={_escape(text)}")
-    return "/".join(parts)
-
-
-@dataclass(frozen=True)
-class ColumnStats:
-    """One column's statistics in a data file: minimum, maximum (decoded with the file's schema), null count."""
-
-    min: Any
-    max: Any
-    null_count: int | None
-
-
-def jsonable(v: Any) -> Any:
-    """A decoded value as JSON can hold it (dates, times, decimals, timestamps as text; bytes as hex)."""
-    if v is None or isinstance(v, (bool, int, str)):
-        return v
-    if isinstance(v, float):
-        return v if v == v and v not in (float("inf"), float("-inf")) else str(v)
-    if isinstance(v, (bytes, bytearray)):
-        return bytes(v).hex()
-    if isinstance(v, (Decimal, Timestamp, datetime.date)):
-        return str(v)
-    if isinstance(v, datetime.timedelta):
-        return _text(v)
-    if isinstance(v, dict):
-        return {str(jsonable(k)): jsonable(x) for k, x in v.items()}
-    if isinstance(v, (list, tuple)):
-        return [jsonable(x) for x in v]
-    return str(v)
-
-
-# -- the table ----------------------------------------------------------------------------------------
-
-
-class Table:
-    """A Paimon table directory (local path, ``file://`` or any fsspec URL). Files are read lazily and cached."""
-
-    def __init__(self, path: str) -> None:
-        self.path = str(path).rstrip("/") or "/"
-        self._schemas: dict[int, Schema] = {}
-        self._snapshots: dict[int, Snapshot] = {}
-        self._partition_cache: dict[tuple[int, bytes], dict[str, Any]] = {}
-        self._file_indexes: dict[tuple[str, bytes | None, tuple[str, ...]], FileIndex | None] = {}
-
-    def __repr__(self) -> str:
-        return f"<paimon.Table {self.path!r}>"
-
-    # the table-neutral shape (lakestruct.tables): what the inventory and `lakestruct tables` print --------------
-
-    format = "paimon"
-
-    @property
-    def root(self) -> str:
-        return self.path
-
-    def state(self, snapshot_id: int | None = None) -> TableState:
-        """The live state of a snapshot (default: the latest): data files with exact deleted rows (tables.TableState)."""
-        from .tablestate import state
-
-        return state(self, snapshot_id)
-
-    def orphans(self) -> list[Orphan]:
-        """Files under the table that no retained snapshot or tag references, and referenced files storage lacks."""
-        from .tablestate import orphans
-
-        return orphans(self)
-
-    def check(self) -> list[FormatError]:
-        """The rules the latest snapshot breaks (every manifest, index manifest and deletion vector read), as errors."""
-        from .tablestate import check
-
-        return check(self)
-
-    def snapshots_info(self) -> list[SnapshotInfo]:
-        """Every snapshot in the table-neutral shape (tables.SnapshotInfo), oldest first."""
-        from .tablestate import snapshots_info
-
-        return snapshots_info(self)
-
-    # schemas ---------------------------------------------------------------------------------------
-
-    def schema_ids(self) -> list[int]:
-        """Every schema id, by listing ``schema/``."""
-        return sorted(self._ids("schema", _SCHEMA_RE))
-
-    def schema(self, schema_id: int | None = None) -> Schema:
-        """Schema ``schema_id`` (default: that of the latest snapshot, else the highest listed)."""
-        if schema_id is None:
-            latest = self.latest_snapshot_id()
-            if latest is not None:
-                schema_id = self.snapshot(latest).schema_id
-            else:
-                ids = self.schema_ids()
-                if not ids:
-                    raise SourceError(f"{self.path}: no schema files under schema/ (not a Paimon table?)")
-                schema_id = ids[-1]
-        if schema_id not in self._schemas:
-            name = _join(self.path, "schema", f"schema-{schema_id}")
-            s = parse_schema(_read_bytes(name), name=name)
-            if s.id != schema_id:
-                raise FormatError(f"schema-{schema_id} says its id is {s.id}", rule="paimon.schema.id", path="schema.id", source=name)
-            self._schemas[schema_id] = s
-        return self._schemas[schema_id]
-
-    def schemas(self) -> list[Schema]:
-        return [self.schema(i) for i in self.schema_ids()]
-
-    # snapshots -------------------------------------------------------------------------------------
-
-    def _ids(self, folder: str, pattern: re.Pattern[str]) -> list[int]:
-        d = _join(self.path, folder)
-        try:
-            found = list_files([d])
-        except SourceError:
-            return []
-        out = []
-        for p, _ in found:
-            m = pattern.match(p.rstrip("/").rsplit("/", 1)[-1].rsplit(os.sep, 1)[-1])
-            if m:
-                out.append(int(m.group(1)))
-        return out
-
-    def snapshot_ids(self) -> list[int]:
-        """Every snapshot id, by listing ``snapshot/`` (what the spec says to do when the hints are wrong)."""
-        return sorted(self._ids("snapshot", _SNAPSHOT_RE))
-
-    def _hint(self, name: str) -> int | None:
-        p = _join(self.path, "snapshot", name)
-        try:
-            text = _read_bytes(p).decode("utf-8", "replace").strip()
-        except SourceError:
-            return None
-        return int(text) if text.isdigit() else None
-
-    def _snapshot_path(self, i: int) -> str:
-        return _join(self.path, "snapshot", f"snapshot-{i}")
-
-    def latest_snapshot_id(self) -> int | None:
-        """The LATEST hint when it is right (snapshot-N exists, snapshot-N+1 does not), else the highest listed id."""
-        hint = self._hint("LATEST")
-        if hint is not None and _exists(self._snapshot_path(hint)) and not _exists(self._snapshot_path(hint + 1)):
-            return hint
-        ids = self.snapshot_ids()
-        return ids[-1] if ids else None
-
-    def earliest_snapshot_id(self) -> int | None:
-        """The EARLIEST hint when it is right (snapshot-N exists, snapshot-N-1 does not), else the lowest listed id."""
-        hint = self._hint("EARLIEST")
-        if hint is not None and _exists(self._snapshot_path(hint)) and not _exists(self._snapshot_path(hint - 1)):
-            return hint
-        ids = self.snapshot_ids()
-        return ids[0] if ids else None
-
-    def hints(self) -> dict[str, Any]:
-        """The EARLIEST and LATEST hints as stored, and whether they agree with the listing (``ok`` None: no hint file)."""
-        ids = self.snapshot_ids()
-        out: dict[str, Any] = {}
-        for name, want in (("EARLIEST", ids[0] if ids else None), ("LATEST", ids[-1] if ids else None)):
-            h = self._hint(name)
-            out[name.lower()] = {"hint": h, "listed": want, "ok": None if h is None else h == want}
-        return out
-
-    def snapshot(self, snapshot_id: int | None = None) -> Snapshot:
-        """Snapshot ``snapshot_id`` (default: the latest)."""
-        if snapshot_id is None:
-            snapshot_id = self.latest_snapshot_id()
-            if snapshot_id is None:
-                raise SourceError(f"{self.path}: the table has no snapshot")
-        if snapshot_id not in self._snapshots:
-            name = self._snapshot_path(snapshot_id)
-            s = parse_snapshot(_read_bytes(name), name=name)
-            if s.id != snapshot_id:
-                raise FormatError(f"snapshot-{snapshot_id} says its id is {s.id}", rule="paimon.snapshot.id", path="snapshot.id",
-                                  source=name)
-            self._snapshots[snapshot_id] = s
-        return self._snapshots[snapshot_id]
-
-    def snapshots(self) -> list[Snapshot]:
-        return [self.snapshot(i) for i in self.snapshot_ids()]
-
-    # manifests -------------------------------------------------------------------------------------
-
-    def manifest_path(self, name: str) -> str:
-        return _join(self.path, "manifest", name)
-
-    def manifest_list(self, name: str) -> list[ManifestFileMeta]:
-        return read_manifest_list(self.manifest_path(name))
-
-    def manifest(self, name: str) -> list[ManifestEntry]:
-        return read_data_manifest(self.manifest_path(name))
-
-    def index_manifest(self, name: str) -> list[IndexManifestEntry]:
-        return read_index_manifest(self.manifest_path(name))
-
-    def data_manifests(self, snapshot: Snapshot | int | None = None) -> list[ManifestFileMeta]:
-        """The manifests of a snapshot: its base manifest list, then its delta manifest list."""
-        s = self._snap(snapshot)
-        return [*self.manifest_list(s.base_manifest_list), *self.manifest_list(s.delta_manifest_list)]
-
-    def _snap(self, snapshot: Snapshot | int | None) -> Snapshot:
-        return snapshot if isinstance(snapshot, Snapshot) else self.snapshot(snapshot)
-
-    def entries(self, snapshot: Snapshot | int | None = None) -> list[ManifestEntry]:
-        """The live data files of a snapshot as ADD entries: every entry of its manifests merged in order (an ADD
-        adds a file, a later DELETE of the same file removes it), as Paimon's ``FileEntry.mergeEntries`` does.
-        Adding a file twice is ``paimon.manifest.duplicate-add``; deleting one never added,
-        ``paimon.manifest.delete-unknown``."""
-        live: dict[tuple[Any, ...], ManifestEntry] = {}
-        deleted: dict[tuple[Any, ...], str] = {}
-        for meta in self.data_manifests(snapshot):
-            path = self.manifest_path(meta.file_name)
-            for i, e in enumerate(self.manifest(meta.file_name)):
-                key = e.identifier
-                if e.kind == ADD:
-                    if key in live:
-                        raise FormatError(f"{e.file.file_name} is added twice", rule="paimon.manifest.duplicate-add",
-                                          path=f"records[{i}]", source=path)
-                    live[key] = e
-                elif key in live:
-                    del live[key]
-                else:
-                    deleted[key] = f"{path}: records[{i}]"
-        if deleted:
-            key, where = next(iter(deleted.items()))
-            raise FormatError(f"{len(deleted)} DELETE entries name files never added, first {key[3]} ({where})",
-                              rule="paimon.manifest.delete-unknown", path=where.rsplit(": ", 1)[-1], source=where.rsplit(": ", 1)[0])
-        return list(live.values())
-
-    def index_entries(self, snapshot: Snapshot | int | None = None) -> list[IndexManifestEntry]:
-        """The live index files of a snapshot (its index manifest; DELETE entries remove earlier ADDs)."""
-        s = self._snap(snapshot)
-        if not s.index_manifest:
-            return []
-        live: dict[tuple[Any, ...], IndexManifestEntry] = {}
-        for e in self.index_manifest(s.index_manifest):
-            key = (e.partition, e.bucket, e.index_file.index_type, e.index_file.file_name)
-            if e.kind == ADD:
-                live[key] = e
-            else:
-                live.pop(key, None)
-        return list(live.values())
-
-    # decoding --------------------------------------------------------------------------------------
-
-    def decode_partition(self, partition: bytes, schema: Schema | None = None) -> dict[str, Any]:
-        """A partition BinaryRow as {partition key: value}."""
-        s = schema or self.schema()
-        key = (s.id, partition)
-        hit = self._partition_cache.get(key)
-        if hit is None:
-            fields = s.partition_fields
-            values = decode_binary_row(partition, [f.type for f in fields], names=[f.name for f in fields], path="partition")
-            hit = dict(zip(s.partition_keys, values, strict=True))
-            self._partition_cache[key] = hit
-        return dict(hit)
-
-    def _fields_of(self, names: Sequence[str], schema: Schema) -> list[DataField]:
-        out = []
-        for n in names:
-            try:
-                out.append(schema.field(n))
-            except KeyError:
-                raise FormatError(f"statistics name the column {n!r}, which schema {schema.id} does not have",
-                                  rule="paimon.stats.column", path="_VALUE_STATS_COLS") from None
-        return out
-
-    def key_range(self, file: DataFileMeta | LiveFile) -> tuple[dict[str, Any], dict[str, Any]]:
-        """(min key, max key) of a data file, decoded with the key fields (primary keys without partition keys) of
-        the schema the file was written with."""
-        f = file.file if isinstance(file, LiveFile) else file
-        s = self.schema(f.schema_id)
-        fields = s.key_fields
-        types, names = [x.type for x in fields], [x.name for x in fields]
-        lo = decode_binary_row(f.min_key, types, names=names, path="min_key")
-        hi = decode_binary_row(f.max_key, types, names=names, path="max_key")
-        return dict(zip(names, lo, strict=True)), dict(zip(names, hi, strict=True))
-
-    def value_stats(self, file: DataFileMeta | LiveFile) -> dict[str, ColumnStats]:
-        """Per column, the value statistics of a data file, decoded with the schema it was written with (only the
-        ``_VALUE_STATS_COLS`` when the file lists them; none when statistics are off)."""
-        f = file.file if isinstance(file, LiveFile) else file
-        s = self.schema(f.schema_id)
-        fields = list(s.fields) if f.value_stats_cols is None else self._fields_of(f.value_stats_cols, s)
-        return self._stats(f.value_stats, fields, "value_stats")
-
-    def key_stats(self, file: DataFileMeta | LiveFile) -> dict[str, ColumnStats]:
-        f = file.file if isinstance(file, LiveFile) else file
-        return self._stats(f.key_stats, list(self.schema(f.schema_id).key_fields), "key_stats")
-
-    def _stats(self, st: SimpleStats | None, fields: list[DataField], path: str) -> dict[str, ColumnStats]:
-        if st is None:
-            return {}
-        types, names = [x.type for x in fields], [x.name for x in fields]
-        if len(st.min_values) >= 4 and int.from_bytes(st.min_values[:4], "big", signed=True) == 0 and fields:
-            return {}  # statistics disabled for these columns (metadata.stats-mode none)
-        lo = decode_binary_row(st.min_values, types, names=names, path=f"{path}.min_values")
-        hi = decode_binary_row(st.max_values, types, names=names, path=f"{path}.max_values")
-        nulls = st.null_counts
-        if nulls is not None and len(nulls) != len(fields):
-            raise FormatError(f"{len(nulls)} null counts for {len(fields)} columns", rule="paimon.stats.null-counts",
-                              path=f"{path}.null_counts")
-        return {n: ColumnStats(lo[i], hi[i], nulls[i] if nulls is not None else None) for i, n in enumerate(names)}
-
-    # paths -----------------------------------------------------------------------------------------
-
-    def bucket_dir(self, partition: dict[str, Any], bucket: int, schema: Schema | None = None) -> str:
-        s = schema or self.schema()
-        root = _join(self.path, s.options.get("data-file.path-directory", ""))
-        part = partition_path(partition, s.options.get("partition.default-name", DEFAULT_PARTITION_NAME))
-        return _join(root, part, "bucket-postpone" if bucket == -2 else f"bucket-{bucket}")
-
-    def data_file_path(self, entry: ManifestEntry, partition: dict[str, Any] | None = None, schema: Schema | None = None) -> str:
-        """Where a data file is: its external path, or ``<table>/[<partition>/]bucket-<n>/<file name>``."""
-        if entry.file.external_path:
-            return external_location(entry.file.external_path)
-        part = partition if partition is not None else self.decode_partition(entry.partition, schema)
-        return _join(self.bucket_dir(part, entry.bucket, schema), entry.file.file_name)
-
-    def index_file_path(self, entry: IndexManifestEntry, schema: Schema | None = None) -> str:
-        """Where an index file is: its external path, ``<table>/index/<name>``, or the bucket directory with
-        ``index-file-in-data-file-dir``."""
-        meta = entry.index_file
-        if meta.external_path:
-            return external_location(meta.external_path)
-        s = schema or self.schema()
-        if s.options.get("index-file-in-data-file-dir", "false").lower() == "true":
-            return _join(self.bucket_dir(self.decode_partition(entry.partition, s), entry.bucket, s), meta.file_name)
-        return _join(self.path, "index", meta.file_name)
-
-    # data-file indexes -----------------------------------------------------------------------------
-
-    def file_index(self, file: LiveFile) -> FileIndex | None:
-        """A data file's index: embedded in its manifest entry, or the ``.index`` extra file beside it (None: none).
-        Read once per table object (its payloads are parsed once too, when probed)."""
-        key = (file.path, file.file.embedded_index, file.file.extra_files)
-        if key not in self._file_indexes:
-            self._file_indexes[key] = self._read_file_index(file)
-        return self._file_indexes[key]
-
-    def _read_file_index(self, file: LiveFile) -> FileIndex | None:
-        f = file.file
-        if f.embedded_index:
-            try:
-                return parse_file_index(f.embedded_index)
-            except FormatError as e:
-                raise e.with_source(f"{file.path} (_EMBEDDED_FILE_INDEX)") from None
-        for name in f.extra_files:
-            if name.endswith(".index"):
-                return read_file_index(name if _is_url(name) or name.startswith("/") else _join(file.path.rsplit("/", 1)[0], name))
-        return None
-
-    def index_kinds(self, file: LiveFile) -> list[str]:
-        """What indexes a data file has: ``deletion-vector`` when it has one, then its file index types."""
-        kinds = ["deletion-vector"] if file.deletion_file is not None else []
-        fi = self.file_index(file)
-        return kinds + (fi.kinds if fi is not None else [])
-
-    def column_type(self, file: LiveFile | DataFileMeta, column: str) -> DataType:
-        """The type of ``column`` in the schema the data file was written with (a :class:`UsageError` when it has none)."""
-        f = file.file if isinstance(file, LiveFile) else file
-        s = self.schema(f.schema_id)
-        try:
-            return s.field(column).type
-        except KeyError:
-            raise UsageError(f"schema {s.id} (of {f.file_name}) has no column {column!r}: {', '.join(x.name for x in s.fields)}") from None
-
-    def probe_file_index(self, file: LiveFile, column: str, value: Any, op: str = "eq") -> list[Probe]:
-        """Every index of ``column`` in the data file's index, asked about ``column op value`` (``op``: eq, lt, le, gt,
-        ge; None with eq: IS NULL): bloom filters say "maybe" or "absent", bitmaps and bit-sliced indexes give the exact
-        rows (positions in the file as written: deletion vectors are not applied). Empty when the file has no index
-        of the column."""
-        fi = self.file_index(file)
-        if fi is None:
-            return []
-        t = self.column_type(file, column)
-        try:
-            return fi.probe(column, value, t, op, row_count=file.row_count)
-        except FormatError as e:
-            raise e.with_source(self.file_index_source(file)) from None
-
-    def file_index_source(self, file: LiveFile) -> str:
-        """Where a data file's index is: ``<data file> (_EMBEDDED_FILE_INDEX)`` or the ``.index`` file's path."""
-        if file.file.embedded_index:
-            return f"{file.path} (_EMBEDDED_FILE_INDEX)"
-        for name in file.file.extra_files:
-            if name.endswith(".index"):
-                return name if _is_url(name) or name.startswith("/") else _join(file.path.rsplit("/", 1)[0], name)
-        return file.path
-
-    def might_contain(self, file: LiveFile, column: str, value: Any) -> bool:
-        """False when an index of the data file proves that no row has ``column == value``; True otherwise (also
-        when the file has no index that can answer)."""
-        return all(p.might_match is not False for p in self.probe_file_index(file, column, value))
-
-    def rows_with(self, file: LiveFile, column: str, value: Any) -> npt.NDArray[np.int64] | None:
-        """The rows of the data file with ``column == value`` (None: IS NULL), from a bitmap or bit-sliced index
-        (positions in the file as written); None when the file has no such index of the column."""
-        for p in self.probe_file_index(file, column, value):
-            if p.answer == "rows" or (p.answer == "absent" and p.rows is not None):
-                return p.rows
-        return None
-
-    def rows_in_range(self, file: LiveFile, column: str, lo: Any = None, hi: Any = None, *, lo_inclusive: bool = True,
-                      hi_inclusive: bool = True) -> npt.NDArray[np.int64] | None:
-        """The rows of the data file whose value lies between ``lo`` and ``hi`` (None: unbounded; nulls never match),
-        from a bit-sliced index; None when the file has no BSI index of the column."""
-        fi = self.file_index(file)
-        if fi is None:
-            return None
-        t = self.column_type(file, column)
-        for ref in fi.refs(column):
-            if ref.type == BSI:
-                if ref.start < 0:
-                    return np.empty(0, dtype=np.int64)
-                try:
-                    r = fi.reader(ref, t, row_count=file.row_count)
-                except FormatError as e:
-                    raise e.with_source(self.file_index_source(file)) from None
-                assert isinstance(r, BsiIndex)
-                rows: npt.NDArray[np.int64] = r.rows_between(lo, hi, lo_inclusive=lo_inclusive, hi_inclusive=hi_inclusive)
-                return rows
-        return None
-
-    # live files and deletion vectors ---------------------------------------------------------------
-
-    def deletion_files(self, snapshot: Snapshot | int | None = None) -> dict[tuple[bytes, int, str], DeletionFile]:
-        """{(partition, bucket, data file name): DeletionFile} from the snapshot's index manifest (two vectors for one
-        data file are ``paimon.index.duplicate-dv``; ``_ROW_COUNT`` must count the vectors, ``paimon.index.row-count``)."""
-        s = self._snap(snapshot)
-        schema = self.schema(s.schema_id)
-        out: dict[tuple[bytes, int, str], DeletionFile] = {}
-        for e in self.index_entries(s):
-            meta = e.index_file
-            if meta.index_type != DELETION_VECTORS or meta.dv_ranges is None:
-                continue
-            where = self.manifest_path(s.index_manifest or "")
-            if meta.row_count != len(meta.dv_ranges):
-                raise FormatError(f"{meta.file_name}: _ROW_COUNT {meta.row_count} but {len(meta.dv_ranges)} deletion vectors",
-                                  rule="paimon.index.row-count", path="_ROW_COUNT", source=where)
-            path = self.index_file_path(e, schema)
-            for r in meta.dv_ranges:
-                key = (e.partition, e.bucket, r.data_file_name)
-                if key in out:
-                    raise FormatError(f"two deletion vectors for {r.data_file_name} in bucket {e.bucket}",
-                                      rule="paimon.index.duplicate-dv", path="_DELETIONS_VECTORS_RANGES", source=where)
-                out[key] = DeletionFile(path, r.offset, r.length, r.cardinality, meta.file_name)
-        return out
-
-    def live_files(self, snapshot: Snapshot | int | None = None) -> list[LiveFile]:
-        """The data files of a snapshot (default: the latest) with their decoded partition, path and deletion file."""
-        s = self._snap(snapshot)
-        schema = self.schema(s.schema_id)
-        dfiles = self.deletion_files(s)
-        dirs: dict[tuple[bytes, int], str] = {}  # bucket directories: a few for many files
-        out = []
-        for e in self.entries(s):
-            part = self.decode_partition(e.partition, schema)
-            f = e.file
-            if f.external_path:
-                path = external_location(f.external_path)
-            else:
-                d = dirs.get((e.partition, e.bucket))
-                if d is None:
-                    d = dirs[(e.partition, e.bucket)] = self.bucket_dir(part, e.bucket, schema)
-                path = _join(d, f.file_name)
-            out.append(LiveFile(e, path, part, dfiles.get((e.partition, e.bucket, f.file_name))))
-        return out
-
-    def deletion_vector(self, file: LiveFile, *, max_positions: int | None = DEFAULT_MAX_POSITIONS) -> npt.NDArray[np.int64]:
-        """The deleted positions of one data file (sorted int64; empty without a deletion vector), reading only its
-        entry: CRC, the index manifest's length and cardinality, and positions below the file's row count checked."""
-        d = file.deletion_file
-        if d is None:
-            return np.empty(0, dtype=np.int64)
-        entry = read_dv_entry(d.path, offset=d.offset, length=d.length, cardinality=d.cardinality, max_positions=max_positions)
-        pos = entry.positions
-        _check_past_end(pos, file, d)
-        return pos
-
-    def deletion_vectors(self, snapshot: Snapshot | int | None = None, *, files: Iterable[LiveFile] | None = None,
-                         max_positions: int | None = DEFAULT_MAX_POSITIONS) -> dict[str, npt.NDArray[np.int64]]:
-        """{data file path: deleted positions} for every live file with a deletion vector. Each index file is read once
-        and every entry checked (CRC, Roaring structure); each DeletionVectorMeta must locate exactly one entry
-        (``paimon-dv.meta-range``) with its cardinality (``paimon-dv.cardinality``); the index file's size must be
-        the index manifest's ``_FILE_SIZE`` (``paimon.index.file-size``)."""
-        live = list(files) if files is not None else self.live_files(snapshot)
-        by_index: dict[str, list[LiveFile]] = {}
-        for f in live:
-            if f.deletion_file is not None:
-                by_index.setdefault(f.deletion_file.path, []).append(f)
-        sizes = self._index_sizes(snapshot) if files is None else {}
-        out: dict[str, npt.NDArray[np.int64]] = {}
-        budget = max_positions
-        for path, group in by_index.items():
-            data = _read_bytes(path)
-            want = sizes.get(path)
-            if want is not None and want != len(data):
-                raise FormatError(f"the index manifest says {want} bytes, the file has {len(data)}", rule="paimon.index.file-size",
-                                  path="_FILE_SIZE", source=path)
-            try:
-                entries = {e.offset: e for e in parse_dv_index(data, max_positions=budget, name=path)}
-            except FormatError as e:
-                raise e.with_source(path) from None
-            for f in group:
-                d = f.deletion_file
-                assert d is not None
-                hit = entries.get(d.offset)
-                if hit is None or hit.length != d.length:
-                    found = "no entry starts there" if hit is None else f"the entry there has length {hit.length}"
-                    raise FormatError(f"DeletionVectorMeta of {f.file.file_name} (offset {d.offset}, length {d.length}): {found}",
-                                      rule="paimon-dv.meta-range", path="entry", offset=d.offset, source=path)
-                pos = hit.positions
-                if d.cardinality is not None and d.cardinality != pos.size:
-                    raise FormatError(f"DeletionVectorMeta cardinality of {f.file.file_name} is {d.cardinality}, "
-                                      f"the vector holds {pos.size}", rule="paimon-dv.cardinality", path="entry", offset=d.offset,
-                                      source=path)
-                _check_past_end(pos, f, d)
-                out[f.path] = pos
-            if budget is not None:
-                budget -= sum(x.cardinality for x in entries.values())
-                budget = max(budget, 0)
-        return out
-
-    def _index_sizes(self, snapshot: Snapshot | int | None) -> dict[str, int]:
-        s = self._snap(snapshot)
-        schema = self.schema(s.schema_id)
-        return {self.index_file_path(e, schema): e.index_file.file_size for e in self.index_entries(s)}
-
-
-def _check_past_end(pos: npt.NDArray[np.int64], f: LiveFile, d: DeletionFile) -> None:
-    if pos.size and int(pos[-1]) >= f.row_count:
-        raise FormatError(f"the deletion vector of {f.file.file_name} deletes position {int(pos[-1])}, the file has {f.row_count} rows",
-                          rule="paimon.dv.position-past-end", path="entry", offset=d.offset, source=d.path)
-
-
-def open_table(path: str | os.PathLike[str]) -> Table:
-    """A Paimon table by its directory (local path, ``file://`` or any fsspec URL). Nothing is read until asked."""
-    p = os.fspath(path)
-    if not (_is_url(p) and not p.startswith("file://")) and not os.path.isdir(p[7:] if p.startswith("file://") else p):
-        raise SourceError(f"{p}: no such table directory")
-    return Table(p)

@@ -24,7 +24,7 @@ from ..tables.model import DeleteFile, LiveFile, Orphan, SnapshotInfo, TableStat
 
 if TYPE_CHECKING:
     from .model import Snapshot
-    from .read import Table
+    from .table import Table
 
 __all__ = ["check", "orphans", "snapshots_info", "state"]
 
@@ -130,7 +130,7 @@ def _referenced(t: Table) -> tuple[set[str], dict[str, tuple[int | None, str, in
 
 
 def _tags(t: Table) -> list[Snapshot]:
-    from .read import parse_snapshot
+    from .meta import parse_snapshot
 
     out = []
     try:
@@ -139,7 +139,7 @@ def _tags(t: Table) -> list[Snapshot]:
         return []
     for p, _ in found:
         if p.rsplit("/", 1)[-1].startswith("tag-"):
-            from .read import _read_bytes
+            from .meta import _read_bytes
 
             out.append(parse_snapshot(_read_bytes(p), name=p))
     return out

@@ -2,7 +2,7 @@
 
 Manifest entries (:class:`ManifestEntry` with its :class:`DataFileMeta` and :class:`SimpleStats`), manifest-list
 records (:class:`ManifestFileMeta`) and index manifest entries (:class:`IndexManifestEntry`); each mirrors the
-checked conversion of :mod:`lakestruct.paimon.read` (``_manifest_entry``, ``_manifest_file_meta``,
+checked conversion of :mod:`lakestruct.paimon.manifests` (``_manifest_entry``, ``_manifest_file_meta``,
 ``_index_entry``), which stays the reference.
 """
 
@@ -49,5 +49,5 @@ INDEX_FILE = Target(IndexFileMeta, (
 INDEX_ENTRY = Target(IndexManifestEntry, (
     _a("kind", "_KIND", "int", REQ | RANGE, 0, 1), _a("partition", "_PARTITION", "bytes", REQ), _a("bucket", "_BUCKET", "int", REQ),
     _a("index_file", None, INDEX_FILE), _a("version", "_VERSION", "int", REQ | RANGE, 1, 1)))
-#: by the names paimon.read uses
+#: by the names paimon.manifests uses
 TARGETS = {"entry": ENTRY, "manifest-file": MANIFEST_FILE, "index-entry": INDEX_ENTRY}
