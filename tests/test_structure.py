@@ -11,7 +11,8 @@ as rooms of their own. Rules:
 - no room imports ``cli``, and none but ``cli`` imports ``spark``;
 - Puffin is the container and knows no blob type: ``puffin`` imports neither ``deletes`` nor ``sketches``; they
   register their blob types into it (``puffin/decode.py``), and the composition root ``_plugins.py`` names the module
-  that registers each of the spec's types; every dynamic import (``importlib.import_module``) is listed below;
+  that registers each of the spec's types (and the table rooms ``ls.tables.open`` calls: they build on ``tables``);
+  every dynamic import (``importlib.import_module``) is listed below;
 - ``parquet/read.py`` is the file and its footer: at run time it imports none of the modules built on it (page index,
   bloom filters, values, assembly); their ``ParquetFile`` methods are attached by ``parquet/__init__.py`` with the
   signatures ``read.py`` declares for type checkers.
@@ -43,9 +44,7 @@ DYNAMIC_IMPORTS = {
     "lakestruct.kaitai.runtime": "parsers generated from a user's Kaitai spec, in a package of their own",
     "lakestruct.spark": "the spark room's own modules, on first use",
     "lakestruct.spark.env": "optional third-party packages, to say which is missing",
-    # known, not fixed here (tables/__init__.py was being edited by another change): ``tables.open`` imports the
-    # table rooms by name, and they import tables (its model): a circle hidden from this graph
-    "lakestruct.tables": "KNOWN HIDDEN CIRCLE: tables.open dispatches to iceberg/paimon/delta by name",
+    "lakestruct.tables": "the table rooms the composition root (_plugins.TABLE_FORMAT_MODULES) names; checked below",
 }
 
 
@@ -272,8 +271,22 @@ def test_blob_types_are_registered_by_the_rooms_that_build_on_puffin() -> None:
 def test_every_dynamic_import_is_listed() -> None:
     assert set(DYNAMIC) <= set(DYNAMIC_IMPORTS), {m: DYNAMIC[m] for m in set(DYNAMIC) - set(DYNAMIC_IMPORTS)}
     assert {m for m in DYNAMIC_IMPORTS if m in DYNAMIC} == set(DYNAMIC)
-    # Puffin's one dynamic import takes its module names from the composition root, never a literal
+    # Puffin's and tables' one dynamic import each take their module names from the composition root, never a literal
     assert [call for _, call in DYNAMIC["lakestruct.puffin.decode"]] == ["importlib.import_module(BLOB_TYPE_MODULES[name])"]
+    assert [call for _, call in DYNAMIC["lakestruct.tables"]] == ["importlib.import_module(TABLE_FORMAT_MODULES[fmt])"]
+
+
+def test_table_rooms_build_on_tables() -> None:
+    """``ls.tables.open`` reaches the table rooms through the composition root; each builds on tables, which imports
+    none of them."""
+    from lakestruct._plugins import TABLE_FORMAT_MODULES
+    from lakestruct.tables import FORMATS
+
+    assert set(TABLE_FORMAT_MODULES) == set(FORMATS)
+    for fmt, module in TABLE_FORMAT_MODULES.items():
+        assert room_of(module) == fmt and (fmt, "tables") in ROOM_EDGES, f"{module} must build on tables"
+        assert ("tables", fmt) not in ROOM_EDGES, _explain("tables", fmt)
+        assert callable(importlib.import_module(module).open_table)
 
 
 PARQUET_LAYERS = ("index", "bloom", "values", "assembly", "levels", "encodings", "compression")

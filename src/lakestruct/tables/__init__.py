@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from .._plugins import TABLE_FORMAT_MODULES
 from ..errors import SourceError, UsageError
 from .model import DELETE_KINDS, DeleteFile, LiveFile, Orphan, SnapshotInfo, Table, TableState, TableSummary, summarize
 
@@ -121,5 +122,5 @@ def open(path: str | os.PathLike[str], *, format: str | None = None) -> Any:
         raise SourceError(f"{os.fspath(path)}: not an Iceberg, Delta or Paimon table root")
     if fmt not in FORMATS:
         raise UsageError(f"unknown table format {fmt!r}: one of {', '.join(FORMATS)}")
-    room = importlib.import_module(f"..{fmt}", __name__)
+    room = importlib.import_module(TABLE_FORMAT_MODULES[fmt])  # the rooms build on this one: named by the composition root
     return room.open_table(path)
