@@ -6,6 +6,13 @@ summing the cardinality; the output is then allocated once and pass 2 walks
 again, filling it (and checking that array values ascend). Nothing is
 allocated in proportion to a count read from the input before the input has
 proved it (pass 1 reads every byte it counts).
+
+A bitmap without run containers (cookie 12346: every deletion vector of sparse
+deletes) takes a path of its own in both passes, in C: pass 1 is one loop
+without a branch per container (``ls_plain_check``), and pass 2 fills runs of
+array containers of up to 4 values with one descriptor load, one 8-byte load
+and two 16-byte stores each (``ls_fill_small64``; SSE2 where the compiler has
+it, the same in plain C elsewhere).
 """
 
 import numpy as np
@@ -20,11 +27,116 @@ cnp.import_array()
 
 cdef extern from *:
     """
+    #include <stdint.h>
+    #include <string.h>
+    #if defined(__SSE2__)
+    #include <emmintrin.h>
+    #endif
     static inline int ls_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
     static inline int ls_pop64(unsigned long long x) { return __builtin_popcountll(x); }
+
+    /* Array containers of 1..4 values. ls_small64/ls_small32 write the four u16 slots at src (8 bytes, read in
+       one load), each OR hi, to o[0..3]: the slots past the container's card values get junk that the next
+       container overwrites (the output has 3 spare slots at its end). They return nonzero if the card values fail
+       to ascend strictly. No branch on card. */
+    #if defined(__SSE2__)
+    /* two movemask bits a 16-bit lane; lane i (0..2) compares value i+1 with value i; lanes 0..card-2 count */
+    static const int ls_order_mask[5] = {0, 0, 0x3, 0xF, 0x3F};
+    static inline int ls_order_bad(__m128i v, uint32_t card) {
+        /* value i+1 minus value i, saturated, is 0 where value i+1 <= value i */
+        __m128i z = _mm_setzero_si128();
+        return _mm_movemask_epi8(_mm_cmpeq_epi16(_mm_subs_epu16(_mm_srli_epi64(v, 16), v), z)) & ls_order_mask[card];
+    }
+    static inline int ls_small64(const uint8_t* src, uint32_t card, uint64_t hi, uint64_t* o) {
+        __m128i v = _mm_loadl_epi64((const __m128i*)src), z = _mm_setzero_si128();
+        __m128i w = _mm_unpacklo_epi16(v, z), h = _mm_set1_epi64x((long long)hi);
+        _mm_storeu_si128((__m128i*)o, _mm_or_si128(_mm_unpacklo_epi32(w, z), h));
+        _mm_storeu_si128((__m128i*)(o + 2), _mm_or_si128(_mm_unpackhi_epi32(w, z), h));
+        return ls_order_bad(v, card);
+    }
+    static inline int ls_small32(const uint8_t* src, uint32_t card, uint32_t hi, uint32_t* o) {
+        __m128i v = _mm_loadl_epi64((const __m128i*)src);
+        _mm_storeu_si128((__m128i*)o, _mm_or_si128(_mm_unpacklo_epi16(v, _mm_setzero_si128()), _mm_set1_epi32((int)hi)));
+        return ls_order_bad(v, card);
+    }
+    #else
+    #define LS_SMALL(NAME, T)                                                                                        \
+    static inline int NAME(const uint8_t* src, uint32_t card, T hi, T* o) {                                         \
+        uint64_t word;                                                                                               \
+        memcpy(&word, src, 8); /* like every load here, assumes a little-endian host */                            \
+        uint32_t v0 = word & 0xFFFF, v1 = (word >> 16) & 0xFFFF, v2 = (word >> 32) & 0xFFFF, v3 = word >> 48;       \
+        o[0] = hi | v0; o[1] = hi | v1; o[2] = hi | v2; o[3] = hi | v3;                                             \
+        return ((card > 1) & (v1 <= v0)) | ((card > 2) & (v2 <= v1)) | ((card > 3) & (v3 <= v2));                   \
+    }
+    LS_SMALL(ls_small64, uint64_t)
+    LS_SMALL(ls_small32, uint32_t)
+    #endif
+
+    /* Pass 2 of a bitmap without run containers (descriptors at d): fill containers i, i+1, ... while they are
+       arrays of at most 4 values whose 8-byte load starts at or before lim and whose values ascend. Returns the
+       index of the first container not filled (size when none is left), with *pos_io (the byte position of its
+       body) and *o_io (its first output slot) advanced past those filled. khi: the bitmap's 64-bit key << 32. */
+    #define LS_FILL_SMALL(NAME, T, SMALL_FN)                                                                         \
+    static Py_ssize_t NAME(const uint8_t* b, const uint8_t* d, Py_ssize_t i, Py_ssize_t size, Py_ssize_t* pos_io,   \
+                           Py_ssize_t lim, uint64_t khi, T** o_io) {                                                \
+        Py_ssize_t pos = *pos_io;                                                                                    \
+        T* o = *o_io;                                                                                                \
+        uint32_t dw, card;                                                                                           \
+        for (; i < size; i++) {                                                                                      \
+            memcpy(&dw, d + 4 * i, 4);                                                                               \
+            card = (dw >> 16) + 1;                                                                                   \
+            if (card > 4 || pos > lim || SMALL_FN(b + pos, card, (T)(khi | ((uint64_t)(dw & 0xFFFF) << 16)), o))     \
+                break;                                                                                               \
+            o += card;                                                                                               \
+            pos += 2 * card;                                                                                         \
+        }                                                                                                            \
+        *pos_io = pos;                                                                                               \
+        *o_io = o;                                                                                                   \
+        return i;                                                                                                    \
+    }
+    LS_FILL_SMALL(ls_fill_small64, uint64_t, ls_small64)
+    LS_FILL_SMALL(ls_fill_small32, uint32_t, ls_small32)
+
+    /* Pass 1 of a bitmap without run containers (size >= 1 descriptors at d, offset header at ofs, both in bounds),
+       in one loop without a branch: keys ascend, the first offset is first_ofs and each next one is the previous
+       plus the container's size (2 * cardinality, 8192 for a bitmap container). Sets *total to the sum of the
+       cardinalities and *nbig to the number of bitmap containers; returns nonzero if a check fails. Offsets are
+       compared modulo 2^32, which is exact: a bitmap's containers and headers span less than 2^30 bytes. */
+    static uint32_t ls_plain_check(const uint8_t* d, const uint8_t* ofs, Py_ssize_t size, uint32_t first_ofs,
+                                   uint64_t* total, uint64_t* nbig) {
+        uint32_t bad, a, b, o0, o1, card;
+        uint64_t tot = 0, big = 0;
+        Py_ssize_t i;
+        memcpy(&o0, ofs, 4);
+        bad = o0 ^ first_ofs;
+        for (i = 0; i + 1 < size; i++) {
+            memcpy(&a, d + 4 * i, 4);
+            memcpy(&b, d + 4 * i + 4, 4);
+            memcpy(&o0, ofs + 4 * i, 4);
+            memcpy(&o1, ofs + 4 * i + 4, 4);
+            card = (a >> 16) + 1;
+            bad |= (o1 - o0) ^ (card <= 4096 ? 2 * card : 8192);
+            bad |= (uint32_t)((b & 0xFFFF) <= (a & 0xFFFF));
+            tot += card;
+            big += card > 4096;
+        }
+        memcpy(&a, d + 4 * (size - 1), 4);
+        card = (a >> 16) + 1;
+        *total = tot + card;
+        *nbig = big + (card > 4096);
+        return bad;
+    }
     """
     int ls_ctz64(unsigned long long x) nogil
     int ls_pop64(unsigned long long x) nogil
+    int ls_small64(const uint8_t* src, uint32_t card, uint64_t hi, uint64_t* o) nogil
+    int ls_small32(const uint8_t* src, uint32_t card, uint32_t hi, uint32_t* o) nogil
+    Py_ssize_t ls_fill_small64(const uint8_t* b, const uint8_t* d, Py_ssize_t i, Py_ssize_t size, Py_ssize_t* pos_io,
+                               Py_ssize_t lim, uint64_t khi, uint64_t** o_io) nogil
+    Py_ssize_t ls_fill_small32(const uint8_t* b, const uint8_t* d, Py_ssize_t i, Py_ssize_t size, Py_ssize_t* pos_io,
+                               Py_ssize_t lim, uint64_t khi, uint32_t** o_io) nogil
+    uint32_t ls_plain_check(const uint8_t* d, const uint8_t* ofs, Py_ssize_t size, uint32_t first_ofs, uint64_t* total,
+                            uint64_t* nbig) nogil
 
 cdef inline uint32_t rd16(const uint8_t* b, Py_ssize_t p) noexcept nogil:
     cdef uint16_t v
@@ -43,7 +155,7 @@ cdef inline uint64_t rd64(const uint8_t* b, Py_ssize_t p) noexcept nogil:
 
 KIND_NAMES = ("array", "bitmap", "run")
 
-# Array containers of at most SMALL values are filled without a branch on their count (see small_fill)
+# Array containers of at most SMALL values are filled without a branch on their count (ls_small64, ls_small32)
 cdef enum:
     SMALL = 4
 
@@ -53,20 +165,14 @@ ctypedef fused slot_t:  # the output's element: uint64 (64-bit bitmaps, 32-bit o
     uint64_t
 
 
-cdef inline bint small_fill(const uint8_t* b, Py_ssize_t pos, Py_ssize_t card, slot_t hi, slot_t* o) noexcept nogil:
-    """Write the values of an array container of 1..SMALL values (SMALL slots: those past ``card`` hold junk that the
-    next container overwrites) and return whether they fail to ascend strictly (branch-free on ``card``)."""
-    cdef uint64_t word = rd64(b, pos)  # the four u16 slots in one load
-    cdef uint32_t v0 = word & 0xFFFF, v1 = (word >> 16) & 0xFFFF, v2 = (word >> 32) & 0xFFFF, v3 = word >> 48
-    o[0] = hi | v0
-    o[1] = hi | v1
-    o[2] = hi | v2
-    o[3] = hi | v3
-    return ((card > 1) & (v1 <= v0)) | ((card > 2) & (v2 <= v1)) | ((card > 3) & (v3 <= v2))
+cdef inline int small_fill(const uint8_t* b, Py_ssize_t pos, Py_ssize_t card, uint64_t hi, slot_t* o) noexcept nogil:
+    if slot_t is uint64_t:
+        return ls_small64(b + pos, <uint32_t>card, hi, o)
+    else:
+        return ls_small32(b + pos, <uint32_t>card, <uint32_t>hi, o)
 
 # The output is uint64 (64-bit bitmaps, or 32-bit ones decoded wide) or uint32 (32-bit bitmaps decoded narrow):
-# ``_fill`` is compiled for both (``slot_t``).
-
+# ``_fill`` and ``_fill_plain`` are compiled for both (``slot_t``).
 
 
 cdef class _Walker:
@@ -296,6 +402,8 @@ cdef class _Walker:
         cdef uint32_t ckey, rs, rl
         if has_offsets and ofs_hdr + 4 * size > n:
             return -1
+        if not has_runs:
+            return self.fast_check_plain(p, hdr, size, ofs_hdr, body)
         for i in range(size):
             ckey = rd16(b, hdr + 4 * i)
             card = <int64_t>rd16(b, hdr + 4 * i + 2) + 1
@@ -340,11 +448,42 @@ cdef class _Walker:
         self.total += total
         return pos
 
+    cdef Py_ssize_t fast_check_plain(self, Py_ssize_t p, Py_ssize_t hdr, Py_ssize_t size, Py_ssize_t ofs_hdr,
+                                     Py_ssize_t body) except -2:
+        """``fast_check32`` of a bitmap without run containers (cookie 12346: so with an offset header, in bounds):
+        ``ls_plain_check``, then the end's bounds and the bitmap containers' popcounts."""
+        cdef const uint8_t* b = self.b
+        cdef Py_ssize_t i, j, end
+        cdef uint64_t total, nbig, sm, card
+        cdef uint32_t last
+        if ls_plain_check(b + hdr, b + ofs_hdr, size, <uint32_t>(body - p), &total, &nbig):
+            return -1
+        # the offsets are proved: the last one and its container's size give the end
+        last = rd32(b, hdr + 4 * (size - 1)) >> 16
+        end = p + <Py_ssize_t>rd32(b, ofs_hdr + 4 * (size - 1)) + (2 * (<Py_ssize_t>last + 1) if last < 4096 else 8192)
+        if end > self.n:
+            return -1
+        if nbig:
+            for i in range(size):
+                card = (rd32(b, hdr + 4 * i) >> 16) + 1
+                if card > 4096:
+                    sm = 0
+                    for j in range(1024):
+                        sm += ls_pop64(rd64(b, p + <Py_ssize_t>rd32(b, ofs_hdr + 4 * i) + 8 * j))
+                    if sm != card:
+                        return -1
+        self.total += total
+        return end
+
     cdef Py_ssize_t fill32(self, Py_ssize_t p, uint64_t key, Py_ssize_t hdr, Py_ssize_t size, bint has_runs,
                            Py_ssize_t flags_pos, Py_ssize_t body) except -1:
         """Pass 2: write every value; array order is the one check left."""
         if self.out32 != NULL:  # a 32-bit bitmap decoded narrow
+            if not has_runs:
+                return _fill_plain(self, self.out32, key, hdr, size, body)
             return _fill(self, self.out32, key, hdr, size, has_runs, flags_pos, body)
+        if not has_runs:
+            return _fill_plain(self, self.out, key, hdr, size, body)
         return _fill(self, self.out, key, hdr, size, has_runs, flags_pos, body)
 
     cdef Py_ssize_t bitmap64(self) except -1:
@@ -407,7 +546,7 @@ cdef Py_ssize_t _fill(_Walker w, slot_t* out, uint64_t key, Py_ssize_t hdr, Py_s
             # 1..4 values (sparse deletes: almost every container): four slots written and checked without a branch
             # on the count; the slots past the count are overwritten next (the output has SMALL - 1 spare slots at
             # its end)
-            if small_fill(b, pos, card, <slot_t>hi, out + k):
+            if small_fill(b, pos, card, hi, out + k):
                 w.k = k
                 w.array_order(pos, card, i)
             k += card
@@ -433,6 +572,51 @@ cdef Py_ssize_t _fill(_Walker w, slot_t* out, uint64_t key, Py_ssize_t hdr, Py_s
                     word &= word - 1
             pos += 8192
     w.k = k
+    return pos
+
+
+cdef Py_ssize_t _fill_plain(_Walker w, slot_t* out, uint64_t key, Py_ssize_t hdr, Py_ssize_t size,
+                            Py_ssize_t body) except -1:
+    """``_fill`` of a bitmap without run containers: runs of small array containers by ``ls_fill_small*``; the
+    others, and a small one that fails the order check or whose 8-byte load would pass the end, one by one here."""
+    cdef const uint8_t* b = w.b
+    cdef const uint8_t* d = b + hdr
+    cdef slot_t* o = out + w.k
+    cdef Py_ssize_t pos = body, i = 0, j, card, lim = w.n - 2 * SMALL
+    cdef uint64_t khi = key << 32, hi, word
+    cdef uint32_t dw, v, prev
+    while True:
+        if slot_t is uint64_t:
+            i = ls_fill_small64(b, d, i, size, &pos, lim, khi, &o)
+        else:
+            i = ls_fill_small32(b, d, i, size, &pos, lim, khi, &o)
+        if i >= size:
+            break
+        dw = rd32(d, 4 * i)
+        hi = khi | (<uint64_t>(dw & 0xFFFF) << 16)
+        card = <Py_ssize_t>(dw >> 16) + 1
+        if card <= 4096:
+            prev = 0
+            for j in range(card):
+                v = rd16(b, pos + 2 * j)
+                if j > 0 and v <= prev:
+                    w.k = o - out
+                    raise w.err(FormatError, f"array value {v} does not follow {prev} in strictly ascending order",
+                                "roaring32.array-order", f"{w.hd()}containers[{i}].values[{j}]", pos + 2 * j)
+                o[0] = <slot_t>(hi | v)
+                o += 1
+                prev = v
+            pos += 2 * card
+        else:
+            for j in range(1024):
+                word = rd64(b, pos + 8 * j)
+                while word:
+                    o[0] = <slot_t>(hi | <uint64_t>(64 * j + ls_ctz64(word)))
+                    o += 1
+                    word &= word - 1
+            pos += 8192
+        i += 1
+    w.k = o - out
     return pos
 
 
