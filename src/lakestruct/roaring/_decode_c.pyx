@@ -54,6 +54,16 @@ cdef extern from *:
         _mm_storeu_si128((__m128i*)(o + 2), _mm_or_si128(_mm_unpackhi_epi32(w, z), h));
         return ls_order_bad(v, card);
     }
+    /* ls_small64 for the fill loop: each 64-bit lane built from 16-bit words without an OR: (value, container
+       key) interleaved, the key's word taken from the descriptor dw as it is, then with the bitmap's 64-bit key
+       k (32-bit lanes, set once a bitmap) */
+    static inline int ls_small64_dw(const uint8_t* src, uint32_t card, uint32_t dw, __m128i k, uint64_t* o) {
+        __m128i v = _mm_loadl_epi64((const __m128i*)src);
+        __m128i t = _mm_unpacklo_epi16(v, _mm_shufflelo_epi16(_mm_cvtsi32_si128((int)dw), 0));
+        _mm_storeu_si128((__m128i*)o, _mm_unpacklo_epi32(t, k));
+        _mm_storeu_si128((__m128i*)(o + 2), _mm_unpackhi_epi32(t, k));
+        return ls_order_bad(v, card);
+    }
     static inline int ls_small32(const uint8_t* src, uint32_t card, uint32_t hi, uint32_t* o) {
         __m128i v = _mm_loadl_epi64((const __m128i*)src);
         _mm_storeu_si128((__m128i*)o, _mm_or_si128(_mm_unpacklo_epi16(v, _mm_setzero_si128()), _mm_set1_epi32((int)hi)));
@@ -94,8 +104,28 @@ cdef extern from *:
         *o_io = o;                                                                                                   \
         return i;                                                                                                    \
     }
-    LS_FILL_SMALL(ls_fill_small64, uint64_t, ls_small64)
     LS_FILL_SMALL(ls_fill_small32, uint32_t, ls_small32)
+    #if defined(__SSE2__)
+    static Py_ssize_t ls_fill_small64(const uint8_t* b, const uint8_t* d, Py_ssize_t i, Py_ssize_t size,
+                                      Py_ssize_t* pos_io, Py_ssize_t lim, uint64_t khi, uint64_t** o_io) {
+        Py_ssize_t pos = *pos_io;
+        uint64_t* o = *o_io;
+        uint32_t dw, card;
+        __m128i k = _mm_set1_epi32((int)(uint32_t)(khi >> 32));
+        for (; i < size; i++) {
+            memcpy(&dw, d + 4 * i, 4);
+            card = (dw >> 16) + 1;
+            if (card > 4 || pos > lim || ls_small64_dw(b + pos, card, dw, k, o)) break;
+            o += card;
+            pos += 2 * card;
+        }
+        *pos_io = pos;
+        *o_io = o;
+        return i;
+    }
+    #else
+    LS_FILL_SMALL(ls_fill_small64, uint64_t, ls_small64)
+    #endif
 
     /* Pass 1 of a bitmap without run containers (size >= 1 descriptors at d, offset header at ofs, both in bounds),
        in one loop without a branch: keys ascend, the first offset is first_ofs and each next one is the previous
@@ -104,8 +134,8 @@ cdef extern from *:
        compared modulo 2^32, which is exact: a bitmap's containers and headers span less than 2^30 bytes. */
     static uint32_t ls_plain_check(const uint8_t* d, const uint8_t* ofs, Py_ssize_t size, uint32_t first_ofs,
                                    uint64_t* total, uint64_t* nbig) {
-        uint32_t bad, a, b, o0, o1, card;
-        uint64_t tot = 0, big = 0;
+        /* 32-bit lanes for the vectoriser: m = cardinality - 1 (< 2^16) summed over at most 65536 containers fits */
+        uint32_t bad, a, b, o0, o1, m, tot = 0, big = 0;
         Py_ssize_t i;
         memcpy(&o0, ofs, 4);
         bad = o0 ^ first_ofs;
@@ -114,16 +144,16 @@ cdef extern from *:
             memcpy(&b, d + 4 * i + 4, 4);
             memcpy(&o0, ofs + 4 * i, 4);
             memcpy(&o1, ofs + 4 * i + 4, 4);
-            card = (a >> 16) + 1;
-            bad |= (o1 - o0) ^ (card <= 4096 ? 2 * card : 8192);
+            m = a >> 16;
+            bad |= (o1 - o0) ^ (m < 4096 ? 2 * m + 2 : 8192);
             bad |= (uint32_t)((b & 0xFFFF) <= (a & 0xFFFF));
-            tot += card;
-            big += card > 4096;
+            tot += m;
+            big += m >= 4096;
         }
         memcpy(&a, d + 4 * (size - 1), 4);
-        card = (a >> 16) + 1;
-        *total = tot + card;
-        *nbig = big + (card > 4096);
+        m = a >> 16;
+        *total = (uint64_t)tot + m + (uint64_t)size;
+        *nbig = big + (m >= 4096);
         return bad;
     }
     """
