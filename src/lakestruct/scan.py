@@ -183,8 +183,21 @@ def detect(path: str) -> str | None:
                 if _is_whole(fmt, data):
                     return fmt
     except LakestructError:
+        if "://" in os.fspath(path) and not os.fspath(path).startswith("file://"):
+            return _url_table(os.fspath(path))  # not an object: maybe a table's root (a prefix) on object storage
         return None
     return None
+
+
+#: table formats scan recognises under an fsspec URL (their rooms open URLs)
+_URL_TABLES = ("iceberg", "delta")
+
+
+def _url_table(url: str) -> str | None:
+    from . import tables  # imported on first use
+
+    fmt = tables.detect(url)
+    return f"{fmt}-table" if fmt in _URL_TABLES else None
 
 
 def _candidates(head: bytes, tail: bytes, size: int, name: str) -> Iterator[tuple[str, bool]]:
@@ -527,7 +540,16 @@ def walk(paths: list[str], *, nested_tables: bool = False) -> Iterator[str]:
     files are yielded (a named pipe would block the first read forever); a path given itself is yielded as it is."""
     for p in paths:
         if "://" in p and not p.startswith("file://"):
-            yield from (url for url, _ in list_files([p]))
+            urls = [url for url, _ in list_files([p])]
+            from . import tables  # imported on first use
+
+            roots = [r for r, fmt in tables.find_roots(urls).items()
+                     if fmt in _URL_TABLES and (nested_tables or r == p.rstrip("/"))]
+            for url in urls:  # a table's root just before the first of its files, as a local walk yields it
+                while roots and url.startswith(roots[0].rstrip("/") + "/"):
+                    yield roots.pop(0)
+                yield url
+            yield from roots
         elif os.path.isdir(p):
             for root, dirs, files in os.walk(p):
                 dirs.sort()

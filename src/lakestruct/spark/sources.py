@@ -32,7 +32,19 @@ import lakestruct as _ls  # the rooms load on first use: a Spark worker that onl
 from ..errors import FormatError, LakestructError
 from ..source import open_source
 from . import columns
-from .rowsource import BATCH_ROWS, ERROR_FIELDS, Chunk, Options, Rows, RowSource, col, error_fields, option_bool, schema_markdown
+from .rowsource import (
+    BATCH_ROWS,
+    ERROR_FIELDS,
+    Chunk,
+    Options,
+    Rows,
+    RowSource,
+    col,
+    error_fields,
+    option_bool,
+    option_int,
+    schema_markdown,
+)
 
 if TYPE_CHECKING:
     from .. import deletes, parquet
@@ -120,6 +132,9 @@ def _puffin_rows(path: str, options: Options) -> Iterator[Chunk]:
     with _ls.puffin.open(path) as pf:
         pf.check_header()
         created_by = pf.properties.get("created-by")
+        from ..roaring.read import CHECK_MAX_POSITIONS
+
+        budget = CHECK_MAX_POSITIONS
         dv_refs: list[tuple[int, str]] = []
         for i, b in enumerate(pf.blobs):
             row: dict[str, Any] = {
@@ -138,7 +153,8 @@ def _puffin_rows(path: str, options: Options) -> Iterator[Chunk]:
             }
             try:
                 if b.type == _ls.puffin.DELETION_VECTOR_V1:
-                    dv = _ls.deletes.read_dv_blob(pf, i)
+                    dv = _ls.deletes.read_dv_blob(pf, i, max_positions=budget)  # at most 2^24 positions a file, as scan
+                    budget = max(0, budget - dv.cardinality)
                     row["cardinality"] = dv.cardinality
                     dv_refs.append((i, dv.referenced_data_file or ""))
                 elif b.type == _ls.puffin.THETA_V1:
@@ -206,32 +222,44 @@ def _dv_schema(options: Options) -> pa.Schema:
     return DV_SCHEMA
 
 
-def _deletion_vectors(path: str) -> Iterator[tuple[str, int, deletes.DeletionVector]]:
+def _deletion_vectors(path: str, max_positions: int | None) -> Iterator[tuple[str, int, deletes.DeletionVector]]:
     """(kind, bits, vector) of every deletion vector in the file; nothing for files that hold none.
-    ``kind`` is the file's format as :func:`lakestruct.scan.detect` names it."""
+    ``kind`` is the file's format as :func:`lakestruct.scan.detect` names it. At most ``max_positions`` positions
+    are decoded per file (``roaring.max-positions`` past that), as ``scan`` and ``deletes show`` do."""
     kind = _ls.scan.detect(path)
+    budget = max_positions
+
+    def spend(n: int) -> None:
+        nonlocal budget
+        if budget is not None:
+            budget = max(0, budget - n)
+
     if kind == "puffin":
         with _ls.puffin.open(path) as pf:
             refs = []
             for i, b in enumerate(pf.blobs):
                 if b.type == _ls.puffin.DELETION_VECTOR_V1:
-                    dv = _ls.deletes.read_dv_blob(pf, i)
+                    dv = _ls.deletes.read_dv_blob(pf, i, max_positions=budget)
+                    spend(dv.cardinality)
                     refs.append((i, dv.referenced_data_file or ""))
                     yield kind, 64, dv
             _ls.deletes.check_one_per_data_file(refs, where=pf.footer.payload_offset)
     elif kind == "dv-file":
-        for entry in _ls.deletes.read_paimon_deletion_vectors(path):
+        for entry in _ls.deletes.read_paimon_deletion_vectors(path, max_positions=budget):
             yield kind, entry.bits, _ls.deletes.DeletionVector(entry.vector.positions(), None, entry.offset, entry.length)
     elif kind == "dv-blob":
         with open_source(path) as src:
             raw = src.read_exact(0, src.size, rule="deletion-vector.truncated", path="blob")
-        yield kind, 64, _ls.deletes.DeletionVector.from_blob(raw)
+        yield kind, 64, _ls.deletes.DeletionVector.from_blob(raw, max_positions=budget)
 
 
 def _dv_rows(path: str, options: Options) -> Iterator[Chunk]:
+    from ..roaring.read import CHECK_MAX_POSITIONS
+
+    cap = option_int(options, "max_positions", CHECK_MAX_POSITIONS)
     explode = option_bool(options, "explode")
     with_positions = option_bool(options, "positions")
-    for kind, bits, dv in _deletion_vectors(path):
+    for kind, bits, dv in _deletion_vectors(path, cap if cap is None or cap > 0 else None):
         pos = dv.positions()
         base = {"kind": kind, "referenced_data_file": dv.referenced_data_file, "offset": dv.offset, "length": dv.length}
         if explode:
@@ -268,6 +296,8 @@ DELETION_VECTORS = RowSource(
     options={
         "positions": "true: add the deleted positions as an array<bigint> column `positions`",
         "explode": "true: one row per (deletion vector, deleted position), column `position`",
+        "max_positions": "most positions decoded per file (default 2^24, as scan and deletes show; 0: no limit); a file "
+        "past it gives an error row (roaring.max-positions)",
     },
     doc="One row per deletion vector: every deletion-vector-v1 blob of Puffin files, every entry of Delta Lake "
     "and Paimon deletion-vector files (version byte 1, then entries; 32- and 64-bit), and bare blobs. "
