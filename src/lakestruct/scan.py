@@ -169,8 +169,8 @@ def detect(path: str) -> str | None:
     try:
         with open_source(path) as src:
             size = src.size
-            if size < 4:
-                return None
+            if size < 4:  # on object storage a table's root (a prefix) may open as an empty object
+                return _url_table(os.fspath(path)) if _is_object_url(os.fspath(path)) else None
             head = src.read(0, min(size, _HEAD))
             tail = src.read(size - 4, 4)
             data: bytes | None = None
@@ -183,7 +183,7 @@ def detect(path: str) -> str | None:
                 if _is_whole(fmt, data):
                     return fmt
     except LakestructError:
-        if "://" in os.fspath(path) and not os.fspath(path).startswith("file://"):
+        if _is_object_url(os.fspath(path)):
             return _url_table(os.fspath(path))  # not an object: maybe a table's root (a prefix) on object storage
         return None
     return None
@@ -191,6 +191,10 @@ def detect(path: str) -> str | None:
 
 #: table formats scan recognises under an fsspec URL (their rooms open URLs)
 _URL_TABLES = ("iceberg", "delta")
+
+
+def _is_object_url(p: str) -> bool:
+    return "://" in p and not p.startswith("file://")
 
 
 def _url_table(url: str) -> str | None:
