@@ -59,7 +59,7 @@ TABLES: tuple[str, ...] = (*FILE_TABLES, *TABLE_TABLES)
 MARKER = ".lakestruct-inventory"
 #: below both, ``--engine auto`` on a local master runs the plain loop: Spark's session start (~10 s) and its fixed
 #: cost per job would take longer than reading the files (docs/spark.md: when Spark pays)
-LOCAL_MAX_FILES = 20_000
+LOCAL_MAX_FILES = 10_000  # measured break-even on this 2-core machine: ~9,000 small files (docs/spark.md)
 LOCAL_MAX_BYTES = 2 * 1024**3
 
 
