@@ -125,15 +125,15 @@ def file_task(inputs: Iterable[Input], options: Options) -> dict[str, pa.Table]:
     # each table's rows of consecutive files are joined into batches (no batch per file and table)
     batchers = {t: Batcher(source, options) for t, (source, _) in FILE_TABLES.items()}
     for path, size in inputs:
+        fmt = scan.detect(path)  # its head and tail only: a file of no format lakestruct reads is not read whole
         data: bytes | None = None
-        if size <= PIN_BYTES:
+        if fmt is not None and size <= PIN_BYTES:
             try:
                 with open_source(path) as src:
                     data = src.read(0, src.size)
             except LakestructError:
                 data = None  # the lake_files row says why
         with pinned(path, data):
-            fmt = scan.detect(path)
             for table, (_, fmts) in FILE_TABLES.items():
                 if fmts is None or fmt in fmts:
                     out[table].extend(batchers[table].add(path))
