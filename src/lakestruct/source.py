@@ -240,6 +240,8 @@ def open_source(src: SourceLike, *, name: str | None = None) -> ByteSource:
             raise SourceError(f"{path}: is a directory") from e
         except OSError as e:
             raise SourceError(f"{path}: cannot open: {e.strerror}") from e
+        except ValueError as e:  # a name holding a NUL byte (read from damaged metadata): no file system has it
+            raise SourceError(f"{path!r}: no such file (the name holds a NUL byte, which no file system allows)") from e
         return FileObjectSource(f, name or path, owned=True)
     if hasattr(src, "read") and hasattr(src, "seek"):
         return FileObjectSource(src, name or str(getattr(src, "name", "<file>")))

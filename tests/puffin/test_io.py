@@ -145,3 +145,12 @@ def test_lz4_footer_round_trip_and_raw_copy(tmp_path: Path) -> None:
         assert not b.footer.compressed
         assert a.metadata == b.metadata
         assert a.read_blob(0) == b.read_blob(0) == b"abc" * 100
+
+
+def test_a_name_with_a_nul_byte_is_a_source_error() -> None:
+    """Damaged metadata can name a file with a NUL byte in it: that is no such file, not a ValueError from open()."""
+    import lakestruct as ls
+    from lakestruct.source import open_source
+
+    with pytest.raises(ls.SourceError, match="NUL byte"):
+        open_source("/tmp/v1\x00tadata/x.avro")
