@@ -13,7 +13,7 @@ GEN_HDR    := '"""Python parsers generated from formats/*/*.ksy by `make gen` (t
 SHARED     ?= ../shared
 PYTEST_N   ?= 2
 
-.PHONY: install gen check-gen lint typecheck test bench run clean
+.PHONY: install lock gen check-gen lint typecheck test bench run clean
 
 install: $(STAMP) $(NODE_STAMP)
 
@@ -29,10 +29,17 @@ $(BROWSER): | $(STAMP)
 	else echo "no chromium (and no root apt-get): the browser test will skip"; fi
 	@touch $@
 
-$(STAMP): pyproject.toml setup.py $(wildcard src/lakestruct/*/*.pyx)
+# constraints-dev.txt pins every package of the dev environment: pip's resolver alone ran over 4 minutes of a cold
+# CI run without it (backtracking through botocore releases for s3fs and moto).
+$(STAMP): pyproject.toml setup.py constraints-dev.txt $(wildcard src/lakestruct/*/*.pyx)
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q --disable-pip-version-check -e '.[dev]'
+	$(PY) -m pip install -q --disable-pip-version-check -c constraints-dev.txt -e '.[dev]'
 	@touch $@
+
+# Re-pins constraints-dev.txt to what .venv holds (after changing pyproject.toml's dependencies and installing them).
+lock: $(STAMP)
+	@{ sed -n '/^#/p' constraints-dev.txt; $(PY) -m pip freeze --exclude-editable | grep -v '^lakestruct'; } > constraints-dev.txt.tmp
+	@mv constraints-dev.txt.tmp constraints-dev.txt && echo "constraints-dev.txt: $$(grep -vc '^#' constraints-dev.txt) pins"
 
 $(NODE_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
