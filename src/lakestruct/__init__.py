@@ -66,9 +66,14 @@ def twins() -> dict[str, str]:
     Thrift compact decoder behind Parquet footers and page headers (``thrift/_compact_c.pyx``); ``avro``: the
     Avro block decoder of table manifests (``avro/_plan_c.pyx``; the pure twin is fastavro plus the reader's
     checked conversion), also listed as ``paimon``, the name it had when only Paimon used it; ``delta``: the
-    scan of Delta JSON log lines (``delta/_replay_c.pyx``; the pure twin matches them with a regular expression). ``lakestruct
-    --version`` prints the same.
+    scan of Delta JSON log lines (``delta/_replay_c.pyx``; the pure twin matches them with a regular expression);
+    ``chunks``: the row loop of the ``parquet_chunks`` Spark source (``spark/_chunks_c.pyx``; found without importing
+    the Spark extra). ``lakestruct --version`` prints the same.
     """
+    import importlib.util
+    import sys
+
+    from ._twins import forced_pure
     from .avro.plan import COMPILED as AVRO_COMPILED
     from .delta.log import COMPILED as DELTA_COMPILED
     from .roaring.read import HAVE_C
@@ -78,4 +83,6 @@ def twins() -> dict[str, str]:
         return "compiled" if compiled else "pure"
 
     return {"roaring": kind(HAVE_C), "thrift": kind(COMPILED), "avro": kind(AVRO_COMPILED), "paimon": kind(AVRO_COMPILED),
-            "delta": kind(DELTA_COMPILED)}
+            "delta": kind(DELTA_COMPILED),
+            "chunks": kind(not forced_pure("chunks") and sys.byteorder == "little"
+                           and importlib.util.find_spec("lakestruct.spark._chunks_c") is not None)}

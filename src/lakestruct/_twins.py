@@ -3,8 +3,9 @@
 ``LAKESTRUCT_PURE=1`` (or ``all``, ``true``, ``yes``, ``on``) forces every pure twin; a comma-separated list of twin
 names forces those (``LAKESTRUCT_PURE=roaring,thrift``); unset, empty or ``0`` changes nothing. The names are those of
 :func:`lakestruct.twins`: ``roaring`` (``roaring/_decode_c``), ``thrift`` (``thrift/_compact_c``), ``avro``
-(the Avro block decoder of table manifests, ``avro/_plan_c``; ``paimon`` names it too) and ``delta`` (the Delta log
-line scan, ``delta/_replay_c``). The variable is read once,
+(the Avro block decoder of table manifests, ``avro/_plan_c``; ``paimon`` names it too), ``delta`` (the Delta log
+line scan, ``delta/_replay_c``) and ``chunks`` (the row loop of the ``parquet_chunks`` Spark source,
+``spark/_chunks_c``). The variable is read once,
 when the module is first imported, so set it before Python starts (``LAKESTRUCT_PURE=1 lakestruct --version``);
 :func:`lakestruct.twins` and ``lakestruct --version`` then report ``pure``. An explicit ``impl="c"`` (the Roaring
 decoders) still reaches a built compiled twin.
@@ -18,7 +19,7 @@ import warnings
 __all__ = ["ENV", "NAMES", "forced", "forced_pure"]
 
 ENV = "LAKESTRUCT_PURE"
-NAMES = ("roaring", "thrift", "avro", "paimon", "delta")
+NAMES = ("roaring", "thrift", "avro", "paimon", "delta", "chunks")
 _ALIASES = {"paimon": "avro"}  # the Avro twin's name when only Paimon used it
 _ALL = frozenset(("1", "all", "true", "yes", "on"))
 _NONE = frozenset(("", "0", "false", "no", "off"))

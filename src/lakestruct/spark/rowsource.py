@@ -37,6 +37,7 @@ __all__ = [
     "ERROR_FIELDS",
     "FILE_FIELD",
     "Batcher",
+    "Columns",
     "RowSource",
     "Rows",
     "batches",
@@ -84,6 +85,15 @@ class Rows:
 
 
 @dataclass(frozen=True)
+class Columns:
+    """Many rows of one input unit at once, column by column: ``columns[i]`` holds the values of ``schema``'s column
+    ``i`` (all of the same length). Joined with the neighbouring units' :class:`Rows` and :class:`Columns` like them."""
+
+    schema: pa.Schema
+    columns: Sequence[Sequence[Any]]
+
+
+@dataclass(frozen=True)
 class RowSource:
     """One Spark source: ``spark.read.format(name).options(...).load(paths)``."""
 
@@ -125,7 +135,7 @@ def collect(source: RowSource, path: str, options: Options) -> Iterator[Chunk]:
     broken input turned into an error row."""
     try:
         for r in source.rows(path, options):
-            yield r if isinstance(r, (pa.RecordBatch, Rows)) else {"file": path, **r}
+            yield r if isinstance(r, (pa.RecordBatch, Rows, Columns)) else {"file": path, **r}
     except LakestructError as e:
         yield error_row(path, e)
 
@@ -145,44 +155,64 @@ def _with_file(batch: pa.RecordBatch, path: str, schema: pa.Schema) -> pa.Record
 
 
 class Batcher:
-    """The rows of one source over many input units as record batches of :func:`full_schema`: :class:`Rows` of
-    consecutive units are joined into one batch, dict rows too (up to ``batch_rows`` rows), record batches pass
-    through; the order of the rows is kept. ``add(path)`` yields the batches that are full, ``finish()`` the rest."""
+    """The rows of one source over many input units as record batches of :func:`full_schema`: :class:`Rows` and
+    :class:`Columns` of consecutive units are joined into one batch (column by column), dict rows too (up to
+    ``batch_rows`` rows), record batches pass through; the order of the rows is kept. ``add(path)`` yields the
+    batches that are full, ``finish()`` the rest."""
 
     def __init__(self, source: RowSource, options: Options, *, batch_rows: int = BATCH_ROWS) -> None:
         self.source, self.options, self.batch_rows = source, options, batch_rows
         self.schema = full_schema(source, options)
         self._dicts: list[Row] = []
-        self._tuples: list[tuple[Any, ...]] = []
-        self._tuple_schema: pa.Schema | None = None
+        #: the buffered rows of Rows/Columns chunks, one list per column of ``schema`` but ``file``
+        self._names = [f.name for f in self.schema if f.name != "file"]
+        self._cols: list[list[Any]] = [[] for _ in self._names]
+        self._n = 0
         self._files: list[str] = []
         self._counts: list[int] = []
+        self._where: dict[int, tuple[pa.Schema, list[int | None]]] = {}
+
+    def _positions(self, schema: pa.Schema) -> list[int | None]:
+        """For each buffered column, its position in a chunk of ``schema`` (None: the chunk lacks it: null)."""
+        hit = self._where.get(id(schema))
+        if hit is None or hit[0] is not schema:
+            at = {name: i for i, name in enumerate(schema.names)}
+            hit = self._where[id(schema)] = (schema, [at.get(name) for name in self._names])
+        return hit[1]
+
+    def _take(self, path: str, schema: pa.Schema, columns_of_chunk: Sequence[Sequence[Any]], n: int) -> None:
+        for buf, j in zip(self._cols, self._positions(schema), strict=True):
+            buf.extend(columns_of_chunk[j] if j is not None else (None,) * n)
+        self._n += n
+        if self._files and self._files[-1] == path:
+            self._counts[-1] += n
+        else:
+            self._files.append(path)
+            self._counts.append(n)
 
     def add(self, path: str) -> Iterator[pa.RecordBatch]:
         for chunk in collect(self.source, path, self.options):
-            if isinstance(chunk, Rows):
+            if isinstance(chunk, (Rows, Columns)):
                 if self._dicts:
                     yield self._flush_dicts()
-                if self._tuple_schema is not None and not (chunk.schema is self._tuple_schema or chunk.schema.equals(self._tuple_schema)):
-                    yield self._flush_tuples()
-                if not chunk.rows:
-                    continue
-                self._tuple_schema = chunk.schema
-                self._tuples.extend(chunk.rows)
-                if self._files and self._files[-1] == path:
-                    self._counts[-1] += len(chunk.rows)
+                if isinstance(chunk, Rows):
+                    if not chunk.rows:
+                        continue
+                    self._take(path, chunk.schema, list(zip(*chunk.rows, strict=True)), len(chunk.rows))
                 else:
-                    self._files.append(path)
-                    self._counts.append(len(chunk.rows))
-                if len(self._tuples) >= self.batch_rows:
-                    yield self._flush_tuples()
+                    n = len(chunk.columns[0]) if chunk.columns else 0
+                    if not n:
+                        continue
+                    self._take(path, chunk.schema, chunk.columns, n)
+                if self._n >= self.batch_rows:
+                    yield self._flush_columns()
             elif isinstance(chunk, pa.RecordBatch):
                 yield from self._flush()
                 if chunk.num_rows:
                     yield _with_file(chunk, path, self.schema)
             else:
-                if self._tuples:
-                    yield self._flush_tuples()
+                if self._n:
+                    yield self._flush_columns()
                 self._dicts.append(chunk)
                 if len(self._dicts) >= self.batch_rows:
                     yield self._flush_dicts()
@@ -191,8 +221,8 @@ class Batcher:
         yield from self._flush()
 
     def _flush(self) -> Iterator[pa.RecordBatch]:
-        if self._tuples:
-            yield self._flush_tuples()
+        if self._n:
+            yield self._flush_columns()
         if self._dicts:
             yield self._flush_dicts()
 
@@ -201,20 +231,16 @@ class Batcher:
         self._dicts = []
         return out
 
-    def _flush_tuples(self) -> pa.RecordBatch:
-        assert self._tuple_schema is not None
-        n = len(self._tuples)
-        at = {name: i for i, name in enumerate(self._tuple_schema.names)}
-        values = list(zip(*self._tuples, strict=True))
+    def _flush_columns(self) -> pa.RecordBatch:
+        bufs = iter(self._cols)
         cols: list[Any] = []
         for f in self.schema:
             if f.name == "file":
                 cols.append(columns.repeat_strings(self._files, self._counts))
-            elif f.name in at:
-                cols.append(columns.array(values[at[f.name]], f.type))
             else:
-                cols.append(pa.nulls(n, f.type))
-        self._tuples, self._files, self._counts = [], [], []
+                cols.append(columns.array(next(bufs), f.type))
+        self._cols = [[] for _ in self._names]
+        self._n, self._files, self._counts = 0, [], []
         return pa.RecordBatch.from_arrays(cols, schema=self.schema)
 
 

@@ -36,6 +36,7 @@ from .rowsource import (
     BATCH_ROWS,
     ERROR_FIELDS,
     Chunk,
+    Columns,
     Options,
     Rows,
     RowSource,
@@ -510,59 +511,104 @@ def _error_tuple(e: LakestructError) -> tuple[Any, ...]:
 def _chunk_rows(path: str, options: Options) -> Iterator[Chunk]:
     if _ls.scan.detect(path) != "parquet":
         return
+    with _ls.parquet.open(path) as pq:
+        md = pq.metadata
+        _, leaves = _schema_info(pq)
+        twin = _chunks_twin()
+        n_groups, rg = len(md.row_groups), 0
+        while twin is not None and rg < n_groups:  # the compiled twin, a batch of row groups at a time
+            got = twin(md, leaves, pq.footer.offset, rg, BATCH_ROWS)
+            if got is None:  # a chunk needs an error row: the pure twin builds those row groups
+                break
+            data, rg = got
+            yield Columns(CHUNKS_SCHEMA, data)
+        if rg < n_groups:
+            yield from _pure_chunk_rows(pq, leaves, rg)
+
+
+def _pure_chunk_rows(pq: parquet.ParquetFile, leaves: list[_Leaf], first: int = 0) -> Iterator[Chunk]:
+    """The rows of ``pq``'s chunks from row group ``first`` on, as :class:`Rows` (the pure twin of
+    ``_chunks_c.chunk_columns``; it also builds the error rows)."""
     from ..parquet.model import CompressionCodec, Encoding, Type
 
     type_names, codec_names, enc_names = _names(Type), _names(CompressionCodec), _names(Encoding)
     encodings: dict[Any, tuple[list[str | None], bool]] = {}  # the chunks of a file mostly share their encodings
     rows: list[tuple[Any, ...]] = []
-    with _ls.parquet.open(path) as pq:
-        md = pq.metadata
-        cols, leaves = _schema_info(pq)
-        ncols = len(cols)
-        created_by = md.created_by
-        footer_offset = pq.footer.offset
-        for rg_i, rg in enumerate(md.row_groups):
-            rg_rows = rg.num_rows
-            for ci, cc in enumerate(rg.columns):
-                leaf = leaves[ci] if ci < ncols else None
-                cio, oio = cc.column_index_offset, cc.offset_index_offset
-                try:
-                    if leaf is None:
-                        raise pq.row_group_columns_error(rg_i)
-                    cm = cc.meta_data
-                    if cm is None or cc.crypto_metadata is not None or cc.file_path is not None or not _range_ok(cm, footer_offset):
-                        pq.chunk_range(rg_i, ci)  # encrypted / missing metadata / out-of-range chunks raise their error here
-                    assert cm is not None
-                    encs = cm.encodings
-                    enc = encodings.get(encs)
-                    if enc is None:
-                        enc = encodings[encs] = ([_name(enc_names, e) for e in encs], any(e in _DICT_ENCODINGS for e in encs))
-                    dpo = cm.dictionary_page_offset
-                    tcs, tus = cm.total_compressed_size, cm.total_uncompressed_size
-                    st = cm.statistics
-                    null_count, lo, hi, lo_raw, hi_raw = _stats(leaf, st)
-                    rows.append((
-                        rg_i, ci, ".".join(cm.path_in_schema) or leaf[0], _name(type_names, cm.type), leaf[1],
-                        _name(codec_names, cm.codec), enc[0], rg_rows, cm.num_values,
-                        null_count, lo, hi, lo_raw, hi_raw, st.distinct_count if st is not None else None, tcs, tus,
-                        (tus / tcs) if tcs > 0 else None, cm.data_page_offset, dpo, cio, cc.column_index_length, oio,
-                        cc.offset_index_length, cm.bloom_filter_offset, cm.bloom_filter_length,
-                        cio is not None and oio is not None, cm.bloom_filter_offset is not None,
-                        (dpo is not None and dpo >= 4) or enc[1], _fallback(cm), created_by,
-                        *_NO_ERROR,
-                    ))  # fmt: skip
-                except LakestructError as e:
-                    rows.append((
-                        rg_i, ci, leaf[0] if leaf else None, None, leaf[1] if leaf else None, None, None, rg_rows, None,
-                        *_NO_STATS, None, None, None, None, None, None, cio, cc.column_index_length, oio,
-                        cc.offset_index_length, None, None, cio is not None and oio is not None, None, None, None, created_by,
-                        *_error_tuple(e.with_source(pq.name) if isinstance(e, FormatError) else e),
-                    ))  # fmt: skip
-                if len(rows) >= BATCH_ROWS:
-                    yield Rows(_CHUNKS_BATCH, rows)
-                    rows = []
+    md = pq.metadata
+    ncols = len(leaves)
+    created_by = md.created_by
+    footer_offset = pq.footer.offset
+    for rg_i in range(first, len(md.row_groups)):
+        rg = md.row_groups[rg_i]
+        rg_rows = rg.num_rows
+        for ci, cc in enumerate(rg.columns):
+            leaf = leaves[ci] if ci < ncols else None
+            cio, oio = cc.column_index_offset, cc.offset_index_offset
+            try:
+                if leaf is None:
+                    raise pq.row_group_columns_error(rg_i)
+                cm = cc.meta_data
+                if cm is None or cc.crypto_metadata is not None or cc.file_path is not None or not _range_ok(cm, footer_offset):
+                    pq.chunk_range(rg_i, ci)  # encrypted / missing metadata / out-of-range chunks raise their error here
+                assert cm is not None
+                encs = cm.encodings
+                enc = encodings.get(encs)
+                if enc is None:
+                    enc = encodings[encs] = ([_name(enc_names, e) for e in encs], any(e in _DICT_ENCODINGS for e in encs))
+                dpo = cm.dictionary_page_offset
+                tcs, tus = cm.total_compressed_size, cm.total_uncompressed_size
+                st = cm.statistics
+                null_count, lo, hi, lo_raw, hi_raw = _stats(leaf, st)
+                rows.append((
+                    rg_i, ci, ".".join(cm.path_in_schema) or leaf[0], _name(type_names, cm.type), leaf[1],
+                    _name(codec_names, cm.codec), enc[0], rg_rows, cm.num_values,
+                    null_count, lo, hi, lo_raw, hi_raw, st.distinct_count if st is not None else None, tcs, tus,
+                    (tus / tcs) if tcs > 0 else None, cm.data_page_offset, dpo, cio, cc.column_index_length, oio,
+                    cc.offset_index_length, cm.bloom_filter_offset, cm.bloom_filter_length,
+                    cio is not None and oio is not None, cm.bloom_filter_offset is not None,
+                    (dpo is not None and dpo >= 4) or enc[1], _fallback(cm), created_by,
+                    *_NO_ERROR,
+                ))  # fmt: skip
+            except LakestructError as e:
+                rows.append((
+                    rg_i, ci, leaf[0] if leaf else None, None, leaf[1] if leaf else None, None, None, rg_rows, None,
+                    *_NO_STATS, None, None, None, None, None, None, cio, cc.column_index_length, oio,
+                    cc.offset_index_length, None, None, cio is not None and oio is not None, None, None, None, created_by,
+                    *_error_tuple(e.with_source(pq.name) if isinstance(e, FormatError) else e),
+                ))  # fmt: skip
+            if len(rows) >= BATCH_ROWS:
+                yield Rows(_CHUNKS_BATCH, rows)
+                rows = []
     if rows:
         yield Rows(_CHUNKS_BATCH, rows)
+
+
+@functools.cache
+def _chunks_twin() -> Any:
+    """The compiled twin of :func:`_pure_chunk_rows` as ``f(md, leaves, footer_offset, first_row_group, max_rows)``
+    -> (the data columns of the row groups from ``first_row_group`` until ``max_rows`` rows are reached, the next
+    row group) or None; None when it is not built, is forced off (``LAKESTRUCT_PURE=chunks``) or the machine is
+    big-endian (it reads statistics in the machine's byte order)."""
+    import sys
+
+    from .._twins import forced_pure
+
+    if forced_pure("chunks") or sys.byteorder != "little":
+        return None
+    try:
+        from . import _chunks_c  # type: ignore[attr-defined,unused-ignore]
+    except ImportError:
+        return None
+    from ..parquet.model import CompressionCodec, Encoding, Type
+
+    c = _chunks_c.chunk_columns
+    names = (_names(Type), _names(CompressionCodec), _names(Encoding))
+    data_pages = (_DATA_PAGE, _DATA_PAGE_V2)
+
+    def run(md: Any, leaves: list[_Leaf], footer_offset: int, first: int, max_rows: int) -> Any:
+        return c(md, leaves, footer_offset, first, max_rows, *names, {}, _DICT_ENCODINGS, _DICTIONARY_PAGE, data_pages)
+
+    return run
 
 
 PARQUET_CHUNKS = RowSource(
