@@ -11,6 +11,8 @@ give the same columns; tests/spark/test_chunks_twin.py holds them to it on every
 cimport cython
 from libc.stdint cimport int32_t, int64_t
 from libc.string cimport memcpy
+from cpython.dict cimport PyDict_GetItem
+from cpython.object cimport PyObject
 
 import struct as _struct
 
@@ -84,27 +86,49 @@ cdef object _stat_text(int physical, object conv, object raw):
         return "0x" + raw.hex()
 
 
-cdef object _fallback(object cm, object dictionary_page, object data_pages, frozenset dict_encodings):
-    es = cm.encoding_stats
+cdef class _M:
+    """A model's fields by name: its instance dict (the frozen dataclasses of lakestruct.parquet.model have no slots),
+    else the class attribute (a field the decoder left at its default is not in the instance dict)."""
+    cdef dict d
+    cdef object model
+
+    cdef inline object get(self, str name):
+        cdef PyObject* v = PyDict_GetItem(self.d, name)
+        if v is not NULL:
+            return <object>v
+        return getattr(self.model, name)
+
+
+cdef inline _M _fields(object model):
+    cdef _M m = _M.__new__(_M)
+    m.d = <dict?>model.__dict__
+    m.model = model
+    return m
+
+
+cdef object _fallback(_M cm, object dictionary_page, object data_pages, frozenset dict_encodings):
+    es = cm.get("encoding_stats")
     if not es:
         return None
     cdef bint dictionary = False, fallback = False
+    cdef _M d
     for s in es:
-        if s.count:
-            pt = s.page_type
+        d = _fields(s)
+        if d.get("count"):
+            pt = d.get("page_type")
             if pt == dictionary_page:
                 dictionary = True
-            elif pt in data_pages and s.encoding not in dict_encodings:
+            elif pt in data_pages and d.get("encoding") not in dict_encodings:
                 fallback = True
     return fallback if dictionary else False
 
 
-cdef inline bint _range_ok(object cm, int64_t footer_offset) except -1:
-    start = cm.data_page_offset
-    dpo = cm.dictionary_page_offset
+cdef inline bint _range_ok(_M cm, int64_t footer_offset) except -1:
+    start = cm.get("data_page_offset")
+    dpo = cm.get("dictionary_page_offset")
     if dpo is not None and dpo >= 4 and (dpo < start or start < 4):
         start = dpo
-    tcs = cm.total_compressed_size
+    tcs = cm.get("total_compressed_size")
     return start >= 4 and tcs >= 0 and start + tcs <= footer_offset
 
 
@@ -124,6 +148,7 @@ def chunk_columns(object md, list leaves, int64_t footer_offset, Py_ssize_t firs
     cdef Py_ssize_t ncols = len(leaves), rg_i = first, ci, n = 0
     cdef tuple leaf
     cdef int physical
+    cdef _M cc, cm, st
     created_by = md.created_by
     groups = md.row_groups
     cdef Py_ssize_t n_groups = len(groups)
@@ -132,35 +157,39 @@ def chunk_columns(object md, list leaves, int64_t footer_offset, Py_ssize_t firs
             rg = groups[rg_i]
             rg_rows = rg.num_rows
             ci = 0
-            for cc in rg.columns:
+            for chunk in rg.columns:
                 if ci >= ncols:
                     return None
                 leaf = <tuple?>leaves[ci]
-                cm = cc.meta_data
-                if cm is None or cc.crypto_metadata is not None or cc.file_path is not None or not _range_ok(cm, footer_offset):
+                cc = _fields(chunk)
+                meta = cc.get("meta_data")
+                if meta is None or cc.get("crypto_metadata") is not None or cc.get("file_path") is not None:
                     return None
-                encs = cm.encodings
+                cm = _fields(meta)
+                if not _range_ok(cm, footer_offset):
+                    return None
+                encs = cm.get("encodings")
                 enc = enc_cache.get(encs)
                 if enc is None:
                     enc = enc_cache[encs] = ([_name(enc_names, e) for e in encs], any(e in dict_encodings for e in encs))
-                dpo = cm.dictionary_page_offset
-                tcs = cm.total_compressed_size
-                tus = cm.total_uncompressed_size
-                cio = cc.column_index_offset
-                oio = cc.offset_index_offset
-                bfo = cm.bloom_filter_offset
-                st = cm.statistics
-                path = ".".join(cm.path_in_schema)
+                dpo = cm.get("dictionary_page_offset")
+                tcs = cm.get("total_compressed_size")
+                tus = cm.get("total_uncompressed_size")
+                cio = cc.get("column_index_offset")
+                oio = cc.get("offset_index_offset")
+                bfo = cm.get("bloom_filter_offset")
+                stats = cm.get("statistics")
+                path = ".".join(cm.get("path_in_schema"))
                 c_rg.append(rg_i)
                 c_ci.append(ci)
                 c_path.append(path if path else leaf[0])
-                c_type.append(_name(type_names, cm.type))
+                c_type.append(_name(type_names, cm.get("type")))
                 c_logical.append(leaf[1])
-                c_codec.append(_name(codec_names, cm.codec))
+                c_codec.append(_name(codec_names, cm.get("codec")))
                 c_enc.append(enc[0])
                 c_rgrows.append(rg_rows)
-                c_nv.append(cm.num_values)
-                if st is None:
+                c_nv.append(cm.get("num_values"))
+                if stats is None:
                     c_nulls.append(None)
                     c_lo.append(None)
                     c_hi.append(None)
@@ -168,31 +197,32 @@ def chunk_columns(object md, list leaves, int64_t footer_offset, Py_ssize_t firs
                     c_hi_raw.append(None)
                     c_distinct.append(None)
                 else:
-                    lo = st.min_value
+                    st = _fields(stats)
+                    lo = st.get("min_value")
                     if lo is None:
-                        lo = st.min
-                    hi = st.max_value
+                        lo = st.get("min")
+                    hi = st.get("max_value")
                     if hi is None:
-                        hi = st.max
+                        hi = st.get("max")
                     physical = leaf[2]
                     conv = leaf[3]
-                    c_nulls.append(st.null_count)
+                    c_nulls.append(st.get("null_count"))
                     c_lo.append(_stat_text(physical, conv, lo))
                     c_hi.append(_stat_text(physical, conv, hi))
                     c_lo_raw.append(lo)
                     c_hi_raw.append(hi)
-                    c_distinct.append(st.distinct_count)
+                    c_distinct.append(st.get("distinct_count"))
                 c_tcs.append(tcs)
                 c_tus.append(tus)
                 c_ratio.append(tus / tcs if tcs > 0 else None)
-                c_dpo.append(cm.data_page_offset)
+                c_dpo.append(cm.get("data_page_offset"))
                 c_dict.append(dpo)
                 c_cio.append(cio)
-                c_cil.append(cc.column_index_length)
+                c_cil.append(cc.get("column_index_length"))
                 c_oio.append(oio)
-                c_oil.append(cc.offset_index_length)
+                c_oil.append(cc.get("offset_index_length"))
                 c_bfo.append(bfo)
-                c_bfl.append(cm.bloom_filter_length)
+                c_bfl.append(cm.get("bloom_filter_length"))
                 c_has_pi.append(cio is not None and oio is not None)
                 c_has_bf.append(bfo is not None)
                 c_has_dict.append((dpo is not None and dpo >= 4) or enc[1])
@@ -201,6 +231,44 @@ def chunk_columns(object md, list leaves, int64_t footer_offset, Py_ssize_t firs
                 ci += 1
             n += ci
             rg_i += 1
-    except (_Bail, TypeError, AttributeError):
+    except (_Bail, TypeError, AttributeError, KeyError):
         return None
     return out, rg_i
+
+
+cdef void _flatten(object v, list out) except *:
+    cdef type t = type(v)
+    if v is None or t is int or t is str or t is bytes or t is bool or t is float:
+        out.append(v)
+    elif t is tuple:
+        out.append(_TUPLE)
+        out.append(len(<tuple>v))
+        for x in <tuple>v:
+            _flatten(x, out)
+    elif isinstance(v, int):  # an enum member: its value (the models hold a member for every value the enum knows)
+        out.append(int(v))
+    else:
+        d = getattr(v, "__dict__", None)
+        if type(d) is not dict:
+            raise _Bail()
+        out.append(t)
+        out.append(len(<dict>d))
+        for k, x in (<dict>d).items():
+            out.append(k)
+            _flatten(x, out)
+
+
+cdef object _TUPLE = object()
+
+
+def schema_key(tuple schema):
+    """A hashable key equal for equal schemas (tuples of SchemaElement models), cheaper to hash and compare than the
+    models themselves: their fields (names and values) flattened, with the model classes and tuple lengths as
+    separators; None when a value is of a kind it does not flatten."""
+    cdef list out = []
+    try:
+        for el in schema:
+            _flatten(el, out)
+    except (_Bail, RecursionError):
+        return None
+    return tuple(out)

@@ -425,6 +425,10 @@ def _schema_info(pq: parquet.ParquetFile) -> tuple[list[Any], list[_Leaf]]:
     """``pq.columns()`` and each leaf's :data:`_Leaf`, computed once per distinct schema (a malformed schema raises
     as ``pq.columns()`` does, every time)."""
     key: Any = pq.metadata.schema
+    twin = _schema_key_twin()
+    if twin is not None:  # the compiled twin's key: the models' fields flattened, far cheaper to hash and compare
+        flat = twin(key)
+        key = ("flat", flat) if flat is not None else key
     try:
         hit = _SCHEMAS.get(key)
     except TypeError:  # a field the model does not know holds an unhashable value: no caching
@@ -584,11 +588,13 @@ def _pure_chunk_rows(pq: parquet.ParquetFile, leaves: list[_Leaf], first: int = 
 
 
 @functools.cache
-def _chunks_twin() -> Any:
-    """The compiled twin of :func:`_pure_chunk_rows` as ``f(md, leaves, footer_offset, first_row_group, max_rows)``
-    -> (the data columns of the row groups from ``first_row_group`` until ``max_rows`` rows are reached, the next
-    row group) or None; None when it is not built, is forced off (``LAKESTRUCT_PURE=chunks``) or the machine is
-    big-endian (it reads statistics in the machine's byte order)."""
+def _schema_key_twin() -> Any:
+    """``_chunks_c.schema_key`` (None: the twin is not in use): a cheap cache key of a schema."""
+    return getattr(_chunks_module(), "schema_key", None)
+
+
+@functools.cache
+def _chunks_module() -> Any:
     import sys
 
     from .._twins import forced_pure
@@ -598,6 +604,18 @@ def _chunks_twin() -> Any:
     try:
         from . import _chunks_c  # type: ignore[attr-defined,unused-ignore]
     except ImportError:
+        return None
+    return _chunks_c
+
+
+@functools.cache
+def _chunks_twin() -> Any:
+    """The compiled twin of :func:`_pure_chunk_rows` as ``f(md, leaves, footer_offset, first_row_group, max_rows)``
+    -> (the data columns of the row groups from ``first_row_group`` until ``max_rows`` rows are reached, the next
+    row group) or None; None when it is not built, is forced off (``LAKESTRUCT_PURE=chunks``) or the machine is
+    big-endian (it reads statistics in the machine's byte order)."""
+    _chunks_c = _chunks_module()
+    if _chunks_c is None:
         return None
     from ..parquet.model import CompressionCodec, Encoding, Type
 
