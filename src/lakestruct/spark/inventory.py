@@ -38,6 +38,7 @@ from typing import Any, TextIO
 import pyarrow as pa
 
 from ..errors import UsageError
+from . import columns
 from .listing import Input, list_files
 from .onepass import FILE_TABLES, TABLE_TABLES, from_ipc, plan, run_task, run_task_ipc, schema_of, to_ipc
 
@@ -229,7 +230,9 @@ class _Writers:
             return
         d = os.path.join(self.out, table)
         os.makedirs(d, exist_ok=True)
-        self._pq.write_table(schema_of(table, self.options).empty_table(), os.path.join(d, "part-00000.parquet"))
+        schema = schema_of(table, self.options)  # (pq.write_table and Schema.empty_table import pandas)
+        with self._pq.ParquetWriter(os.path.join(d, "part-00000.parquet"), schema, compression="zstd") as w:
+            w.write_table(pa.Table.from_batches([], schema=schema))
 
     def close(self) -> None:
         for table in TABLES:
@@ -393,7 +396,7 @@ def loose_deletes(out: str, roots: Mapping[str, str]) -> pa.Table:
             "positions_past_end": (a["max"] >= n) if n is not None and a["max"] is not None else None,
         })  # fmt: skip
     rows.sort(key=lambda r: (-(r["deleted_share"] if r["deleted_share"] is not None else -1.0), r["referenced_data_file"]))
-    return pa.Table.from_pylist(rows, schema=DFD_SCHEMA)
+    return pa.Table.from_batches([columns.batch(rows, DFD_SCHEMA)], schema=DFD_SCHEMA)  # (from_pylist imports pandas)
 
 
 #: what "worst" means in the summary, per question
@@ -442,9 +445,10 @@ def summarize(out: str, *, top: int = 10) -> dict[str, Any]:
     s["failed_files"] = failed[:top]
     s["failed_files_total"] = len(failed)
     pages = _read(out, "parquet_pages").select(["file", "page_type", "compressed_size", "error_rule"])
-    is_data = pc.is_in(pages["page_type"], pa.array(["DATA_PAGE", "DATA_PAGE_V2"]))
+    is_data = pc.is_in(pages["page_type"], columns.array(["DATA_PAGE", "DATA_PAGE_V2"], pa.string()))
     data_pages = pages.filter(pc.and_(is_data, pc.is_null(pages["error_rule"])))
-    sizes = np.asarray(data_pages["compressed_size"].fill_null(1).to_numpy(zero_copy_only=False), dtype=np.int64)
+    # nulls as 1; through a list: pc.fill_null (it makes a pa.scalar) and to_numpy import pandas
+    sizes = np.array([1 if v is None else v for v in data_pages["compressed_size"].to_pylist()], dtype=np.int64)
     buckets = np.floor(np.log2(np.maximum(sizes, 1))).astype(np.int64) if sizes.size else sizes
     vals, counts = np.unique(buckets, return_counts=True)
     s["page_size_histogram"] = [{"bucket": int(b), "pages": int(n)} for b, n in zip(vals, counts, strict=True)]

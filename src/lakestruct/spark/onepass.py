@@ -109,7 +109,7 @@ def schema_of(table: str, options: Options) -> pa.Schema:
 
 
 def _empty(schema: pa.Schema) -> pa.Table:
-    return schema.empty_table()
+    return pa.Table.from_batches([], schema=schema)  # (Schema.empty_table imports pandas)
 
 
 def _table(rows: list[dict[str, Any]], schema: pa.Schema) -> pa.Table:
