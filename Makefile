@@ -12,6 +12,10 @@ KSC        := node tools/ksc.mjs -t python --python-package . $(addprefix -I ,$(
 GEN_HDR    := '"""Python parsers generated from formats/*/*.ksy by `make gen` (tools/ksc.mjs). Do not edit."""'
 SHARED     ?= ../shared
 PYTEST_N   ?= 2
+# Python caches compiled modules (__pycache__) as it does on a user's machine, even where the environment turns that
+# off (PYTHONDONTWRITEBYTECODE=1 here): without the cache every process (each CLI call of the tests, each Spark
+# Python worker) recompiles lakestruct's sources, ~0.5 s of CPU a process.
+export PYTHONDONTWRITEBYTECODE :=
 
 .PHONY: install lock gen check-gen lint typecheck test bench run clean
 
