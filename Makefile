@@ -73,7 +73,11 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(PY) -m mypy
 
-test: install $(BROWSER) check-gen lint typecheck
+# The oracles' cached environments (Iceberg Java, pypaimon, the base-install venvs) are built in the background while
+# check-gen, ruff and mypy run (tests/prepare_oracles.py; its log: .venv/oracles.log); a test needing one waits for it.
+test: install $(BROWSER)
+	@LAKESTRUCT_SHARED=$(abspath $(SHARED)) $(PY) -m tests.prepare_oracles > $(VENV)/oracles.log 2>&1 &
+	@$(MAKE) --no-print-directory check-gen lint typecheck
 	LAKESTRUCT_SHARED=$(abspath $(SHARED)) $(PY) -m pytest -q -n $(PYTEST_N) --dist loadgroup -p no:cacheprovider
 
 bench: install

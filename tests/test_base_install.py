@@ -43,10 +43,15 @@ def _key() -> str:
 
 
 def build_wheel(dest: Path) -> Path:
-    r = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(dest), str(REPO)],
-        capture_output=True, text=True, check=False, timeout=900,
-    )
+    """A wheel of this checkout in ``dest``. Built in the tree's build/ folder (it keeps the compiled twins), one build
+    at a time (a lock: tests/prepare_oracles.py may build at the same time as these tests)."""
+    (REPO / "build").mkdir(exist_ok=True)
+    with open(REPO / "build" / ".wheel.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        r = subprocess.run(
+            [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(dest), str(REPO)],
+            capture_output=True, text=True, check=False, timeout=900,
+        )
     assert r.returncode == 0, r.stderr[-3000:]
     (wheel,) = dest.glob("lakestruct-*.whl")
     return wheel

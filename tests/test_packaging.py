@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import lakestruct
+from tests.test_base_install import build_wheel
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -20,13 +21,7 @@ pytestmark = [pytest.mark.xdist_group("wheel-build")]
 
 
 def test_wheel_ships_and_imports_generated_parsers(tmp_path: Path) -> None:
-    wheels = tmp_path / "wheels"
-    build = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(wheels), str(REPO)],
-        capture_output=True, text=True, check=False, timeout=600,
-    )
-    assert build.returncode == 0, build.stderr[-3000:]
-    (wheel,) = wheels.glob("lakestruct-*.whl")
+    wheel = build_wheel(tmp_path / "wheels")
     names = set(zipfile.ZipFile(wheel).namelist())
     assert {"lakestruct/_generated/puffin.py", "lakestruct/_generated/_rules.py", "lakestruct/py.typed"} <= names
     for ksy in (REPO / "formats").rglob("*.ksy"):
@@ -81,7 +76,7 @@ def test_install_without_a_c_compiler_falls_back_to_the_pure_twins(tmp_path: Pat
         "import sys, lakestruct; from lakestruct.cli import main;"
         f"assert lakestruct.__file__.startswith({str(site)!r}), lakestruct.__file__;"
         "assert lakestruct.twins() == {'roaring': 'pure', 'thrift': 'pure', 'avro': 'pure', 'paimon': 'pure',"
-        " 'delta': 'pure'}, lakestruct.twins();"
+        " 'delta': 'pure', 'chunks': 'pure'}, lakestruct.twins();"
         "dv = lakestruct.deletes.DeletionVector.from_blob(lakestruct.deletes.encode_deletion_vector_blob([1, 5, 2**33]));"
         "assert dv.positions().tolist() == [1, 5, 2**33];"
         "sys.exit(main(['--version']))"
@@ -90,4 +85,5 @@ def test_install_without_a_c_compiler_falls_back_to_the_pure_twins(tmp_path: Pat
                          env={**os.environ, "PYTHONPATH": str(site)}, check=False, timeout=120)
     assert run.returncode == 0, run.stderr
     printed = " ".join(run.stdout.split())  # argparse wraps --version at the terminal's width
-    assert printed == f"lakestruct {lakestruct.__version__} (roaring: pure, thrift: pure, avro: pure, paimon: pure, delta: pure)"
+    assert printed == (f"lakestruct {lakestruct.__version__} (roaring: pure, thrift: pure, avro: pure, paimon: pure, delta: pure, "
+                       "chunks: pure)")

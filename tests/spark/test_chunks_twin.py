@@ -23,15 +23,16 @@ from tests.conftest import shared_dir
 pytestmark = pytest.mark.skipif(sources._chunks_twin() is None, reason="the compiled twin spark/_chunks_c is not built")
 
 
-def _table(paths: list[str], pure: bool, monkeypatch: pytest.MonkeyPatch) -> pa.Table:
+def _table(paths: list[str], pure: bool, monkeypatch: pytest.MonkeyPatch, source: str = "parquet_chunks") -> pa.Table:
     with monkeypatch.context() as m:
         if pure:
             m.setattr(sources, "_chunks_twin", lambda: None)
-        return pa.Table.from_batches(list(plain_loop("parquet_chunks", paths)), schema=None) if paths else pa.table({})
+            m.setattr(sources, "_chunks_module", lambda: None)
+        return pa.Table.from_batches(list(plain_loop(source, paths)))
 
 
-def _same(paths: list[str], monkeypatch: pytest.MonkeyPatch) -> pa.Table:
-    compiled, pure = _table(paths, False, monkeypatch), _table(paths, True, monkeypatch)
+def _same(paths: list[str], monkeypatch: pytest.MonkeyPatch, source: str = "parquet_chunks") -> pa.Table:
+    compiled, pure = _table(paths, False, monkeypatch, source), _table(paths, True, monkeypatch, source)
     assert compiled.schema == pure.schema
     for name in compiled.schema.names:  # one column at a time: the failure names it
         assert compiled.column(name).to_pylist() == pure.column(name).to_pylist(), name
@@ -54,6 +55,13 @@ def test_every_corpus_parquet_file(corpus: Path, monkeypatch: pytest.MonkeyPatch
     assert t.num_rows > 1000 and errors.num_rows > 0  # damaged files are among them: the pure twin's error rows
 
 
+def test_pages_of_every_corpus_parquet_file(corpus: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The twin of the ``parquet_pages`` loop (``page_columns``): CRC errors and broken chunks included."""
+    t = _same(list(_parquet_files(corpus)), monkeypatch, "parquet_pages")
+    rules = set(t.column("error_rule").to_pylist())
+    assert t.num_rows > 10_000 and "parquet.page-crc" in rules and len(rules - {None, "parquet.page-crc"}) > 0, rules
+
+
 def test_fuzz_inputs(monkeypatch: pytest.MonkeyPatch) -> None:
     shared = shared_dir()
     roots = [d for d in (shared / "corpus" / "fuzz-repro", shared / "fuzz-repro-round2") if d.is_dir()]
@@ -63,6 +71,7 @@ def test_fuzz_inputs(monkeypatch: pytest.MonkeyPatch) -> None:
     if not paths:
         pytest.skip("no Parquet inputs among the fuzz reproducers")
     _same(paths, monkeypatch)
+    _same(paths, monkeypatch, "parquet_pages")
 
 
 def test_many_row_groups_cut_into_batches(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -272,3 +272,98 @@ def schema_key(tuple schema):
     except (_Bail, RecursionError):
         return None
     return tuple(out)
+
+
+#: number of columns of the pages rows: PAGES_SCHEMA's data columns, then the 4 error columns
+DEF NPAGECOLS = 25
+
+
+def page_columns(object pages, Py_ssize_t rg_i, Py_ssize_t ci, tuple leaf, dict page_names, dict enc_names,
+                 list out, object crc_error):
+    """Append the rows of one column chunk's ``pages`` (Page objects) to ``out`` (NPAGECOLS lists: the data columns
+    of PAGES_SCHEMA, then the error columns), as ``_page_rows`` builds them; ``crc_error(page)`` checks a page's CRC
+    (None: it holds, else the error columns; not called when CRCs are not checked: pass None). An error of the
+    iteration propagates; the rows of the pages before it are in ``out``, whole."""
+    if len(out) != NPAGECOLS:
+        raise ValueError("out must hold one list per column")
+    cdef list c_rg = out[0], c_ci = out[1], c_name = out[2], c_idx = out[3], c_off = out[4], c_hs = out[5]
+    cdef list c_type = out[6], c_enc = out[7], c_cs = out[8], c_us = out[9], c_nv = out[10], c_nn = out[11]
+    cdef list c_nr = out[12], c_has_crc = out[13], c_crc = out[14], c_crc_ok = out[15], c_nulls = out[16]
+    cdef list c_lo = out[17], c_hi = out[18], c_lo_raw = out[19], c_hi_raw = out[20]
+    cdef list e_rule = out[21], e_off = out[22], e_path = out[23], e_msg = out[24]
+    cdef int physical = leaf[2]
+    conv = leaf[3]
+    name = leaf[0]
+    cdef Py_ssize_t n = 0
+    for p in pages:
+        h = p.header
+        v1 = h.data_page_header
+        v2 = h.data_page_header_v2
+        sub = v1 or v2 or h.dictionary_page_header
+        data_sub = v1 or v2
+        crc = h.crc
+        crc_ok = None
+        err = None
+        if crc is not None and crc_error is not None:
+            err = crc_error(p)
+            crc_ok = err is None
+        st = data_sub.statistics if data_sub is not None else None
+        if st is not None:
+            lo = st.min_value
+            if lo is None:
+                lo = st.min
+            hi = st.max_value
+            if hi is None:
+                hi = st.max
+            lo_text = _stat_text_py(physical, conv, lo)
+            hi_text = _stat_text_py(physical, conv, hi)
+        page_type = _name(page_names, h.type)
+        c_rg.append(rg_i)
+        c_ci.append(ci)
+        c_name.append(name)
+        c_idx.append(p.index)
+        c_off.append(p.offset)
+        c_hs.append(p.header_size)
+        c_type.append(page_type if page_type is not None else "?")
+        c_enc.append(_name(enc_names, sub.encoding) if sub is not None else None)
+        c_cs.append(h.compressed_page_size)
+        c_us.append(h.uncompressed_page_size)
+        c_nv.append(sub.num_values if sub is not None else None)
+        c_nn.append(v2.num_nulls if v2 is not None else None)
+        c_nr.append(v2.num_rows if v2 is not None else None)
+        c_has_crc.append(crc is not None)
+        c_crc.append(None if crc is None else crc & 0xFFFFFFFF)
+        c_crc_ok.append(crc_ok)
+        if st is None:
+            c_nulls.append(None)
+            c_lo.append(None)
+            c_hi.append(None)
+            c_lo_raw.append(None)
+            c_hi_raw.append(None)
+        else:
+            c_nulls.append(st.null_count)
+            c_lo.append(lo_text)
+            c_hi.append(hi_text)
+            c_lo_raw.append(lo)
+            c_hi_raw.append(hi)
+        if err is None:
+            e_rule.append(None)
+            e_off.append(None)
+            e_path.append(None)
+            e_msg.append(None)
+        else:
+            e_rule.append(err[0])
+            e_off.append(err[1])
+            e_path.append(err[2])
+            e_msg.append(err[3])
+        n += 1
+    return n
+
+
+cdef object _stat_text_py(int physical, object conv, object raw):
+    """``_stat_text`` for any value (a page header's statistics may hold what the chunk twin would bail on)."""
+    if raw is None:
+        return None
+    if type(raw) is not bytes:
+        raw = bytes(raw)
+    return _stat_text(physical, conv, raw)

@@ -204,8 +204,8 @@ class Batcher:
                     if not n:
                         continue
                     self._take(path, chunk.schema, chunk.columns, n)
-                if self._n >= self.batch_rows:
-                    yield self._flush_columns()
+                while self._n >= self.batch_rows:
+                    yield self._flush_columns(self.batch_rows)
             elif isinstance(chunk, pa.RecordBatch):
                 yield from self._flush()
                 if chunk.num_rows:
@@ -231,16 +231,36 @@ class Batcher:
         self._dicts = []
         return out
 
-    def _flush_columns(self) -> pa.RecordBatch:
+    def _flush_columns(self, k: int | None = None) -> pa.RecordBatch:
+        """A batch of the first ``k`` buffered rows (all when None); the rest stay buffered."""
+        if k is None or k >= self._n:
+            k, rest, files, counts = self._n, None, self._files, self._counts
+            self._files, self._counts = [], []
+        else:
+            rest = [buf[k:] for buf in self._cols]
+            files, counts, taken = [], [], 0  # the files of the first k rows; the last one may go on in the rest
+            for f, c in zip(self._files, self._counts, strict=True):
+                if taken + c > k:
+                    if k > taken:
+                        files.append(f)
+                        counts.append(k - taken)
+                    break
+                files.append(f)
+                counts.append(c)
+                taken += c
+            i = len(files) - (1 if taken < k else 0)
+            self._files = self._files[i:]
+            self._counts = [self._counts[i] - (k - taken), *self._counts[i + 1 :]] if taken < k else self._counts[i:]
         bufs = iter(self._cols)
         cols: list[Any] = []
         for f in self.schema:
             if f.name == "file":
-                cols.append(columns.repeat_strings(self._files, self._counts))
+                cols.append(columns.repeat_strings(files, counts))
             else:
-                cols.append(columns.array(next(bufs), f.type))
-        self._cols = [[] for _ in self._names]
-        self._n, self._files, self._counts = 0, [], []
+                buf = next(bufs)
+                cols.append(columns.array(buf if rest is None else buf[:k], f.type))
+        self._cols = [[] for _ in self._names] if rest is None else rest
+        self._n -= k
         return pa.RecordBatch.from_arrays(cols, schema=self.schema)
 
 
