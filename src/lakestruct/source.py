@@ -80,9 +80,12 @@ class ByteSource:
 class BytesSource(ByteSource):
     def __init__(self, data: bytes | bytearray | memoryview, name: str = "<bytes>") -> None:
         self._view = memoryview(data).cast("B")
+        self._bytes = data if type(data) is bytes else None  # read whole without a copy (bytes cannot change)
         super().__init__(name, len(self._view))
 
     def _read(self, offset: int, length: int) -> bytes:
+        if self._bytes is not None and offset == 0 and length == len(self._bytes):
+            return self._bytes
         return bytes(self._view[offset : offset + length])
 
 
