@@ -19,9 +19,24 @@ from typing import IO, Any, Union
 
 from .errors import FormatError, SourceError, TruncatedError
 
-__all__ = ["STDIN", "ByteSource", "Input", "SourceLike", "list_files", "open_source", "RangeReader", "closing_on_error"]
+__all__ = ["STDIN", "ByteSource", "Input", "SourceLike", "list_files", "local_path", "open_source", "RangeReader", "closing_on_error"]
 
 SourceLike = Union["ByteSource", str, "os.PathLike[str]", bytes, bytearray, memoryview, IO[bytes]]
+
+
+def local_path(location: str) -> str:
+    """The local path a ``file:`` URI names, as table metadata writes them (``file:/x`` by Iceberg Java and Hadoop,
+    ``file:///x``, ``file://localhost/x``): ``/x``. Anything else (a plain path, an ``s3://`` URL, a ``file:`` URI
+    naming another host) comes back unchanged."""
+    if not location.startswith("file:"):
+        return location
+    rest = location[5:]
+    if rest.startswith("//"):
+        host, sep, tail = rest[2:].partition("/")
+        if host not in ("", "localhost"):
+            return location
+        return "/" + tail.lstrip("/") if sep else "/"
+    return rest
 
 
 class ByteSource:

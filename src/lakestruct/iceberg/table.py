@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import FormatError, LakestructError, SourceError, UsageError
-from ..source import list_files, open_source
+from ..source import list_files, local_path, open_source
 from ..tables.model import DeleteFile, LiveFile, Orphan, SnapshotInfo, TableState
 from .manifest import iter_manifest, read_manifest_list
 from .metadata import parse_metadata
@@ -37,10 +37,7 @@ _METADATA_SUFFIXES = (".metadata.json", ".metadata.json.gz", ".gz.metadata.json"
 
 def _norm(p: str) -> str:
     """A path or URI in one spelling for comparison: ``file:///x`` and ``file:/x`` become ``/x``."""
-    if p.startswith("file://"):
-        p = p[7:]
-    elif p.startswith("file:"):
-        p = p[5:]
+    p = local_path(p)
     if p.startswith("//"):
         p = "/" + p.lstrip("/")
     return p

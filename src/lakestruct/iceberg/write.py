@@ -42,6 +42,7 @@ import numpy.typing as npt
 
 from .._atomic import write_atomic
 from ..errors import UsageError
+from ..source import local_path
 from .model import DataFile, DataFileContent, EntryStatus, ManifestContent, NestedField, PartitionField
 
 __all__ = ["POS_FIELD_ID", "FILE_PATH_FIELD_ID", "TableWriter", "data_file", "fields_from_arrow", "manifest_entry_schema",
@@ -174,20 +175,12 @@ def _uri(path: str) -> str:
     return "file:" + os.path.abspath(path)
 
 
-def _local(path: str) -> str:
-    if path.startswith("file://"):
-        return "/" + path[7:].lstrip("/")
-    if path.startswith("file:"):
-        return path[5:]
-    return path
-
-
 def data_file(path: str | os.PathLike[str], *, partition: Mapping[str, Any] | None = None, record_count: int | None = None,
               file_format: str = "parquet", with_metrics: bool = True) -> DataFile:
     """A :class:`DataFile` for a local data file: its ``file:`` URI, its size, its record count and (``with_metrics``)
     its column metrics, read from the Parquet footer by lakestruct."""
     p = os.fspath(path)
-    local = _local(p)
+    local = local_path(p)
     size = os.path.getsize(local)
     metrics: dict[str, Any] = {}
     if file_format == "parquet" and (record_count is None or with_metrics):
@@ -392,7 +385,7 @@ class TableWriter:
     ) -> None:
         if format_version not in (2, 3):
             raise UsageError(f"format_version must be 2 or 3, not {format_version!r}")
-        self.root = os.path.abspath(_local(os.fspath(root)))
+        self.root = os.path.abspath(local_path(os.fspath(root)))
         if "://" in os.fspath(root) and not os.fspath(root).startswith("file:"):
             raise UsageError("the writer writes local tables only (give location= to name another place in the metadata)")
         meta_dir = os.path.join(self.root, "metadata")

@@ -19,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import FormatError, LakestructError, SourceError
-from ..source import list_files
+from ..source import list_files, local_path
 from ..tables.model import DeleteFile, LiveFile, Orphan, SnapshotInfo, TableState
 
 if TYPE_CHECKING:
@@ -33,7 +33,7 @@ _OWN = ("schema", "snapshot", "tag", "branch", "consumer", "service", "changelog
 
 
 def _norm(path: str) -> str:
-    p = path[7:] if path.startswith("file://") else path[5:] if path.startswith("file:/") else path
+    p = local_path(path)
     return os.path.normpath(p) if "://" not in p else p
 
 

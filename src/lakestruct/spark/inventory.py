@@ -38,6 +38,7 @@ from typing import Any, TextIO
 import pyarrow as pa
 
 from ..errors import UsageError
+from ..source import local_path
 from . import columns
 from .listing import Input, list_files
 from .onepass import FILE_TABLES, TABLE_TABLES, from_ipc, plan, run_task, run_task_ipc, schema_of, to_ipc
@@ -340,8 +341,7 @@ def run(
 def _norm_location(p: str) -> str:
     """A data file's location as Iceberg/Delta write it, comparable with a scanned path: ``file:`` / ``file://``
     prefixes dropped, ``s3a://`` and ``s3n://`` read as ``s3://``, repeated slashes and ``/./`` segments collapsed."""
-    c = re.sub(r"^file:(//)?", "", p)
-    c = re.sub(r"^s3[an]://", "s3://", c)
+    c = re.sub(r"^s3[an]://", "s3://", local_path(p))
     c = re.sub(r"/(\./)+", "/", c)
     return re.sub(r"(?<!:)/{2,}", "/", c)
 

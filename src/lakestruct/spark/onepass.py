@@ -20,7 +20,7 @@ from typing import Any
 import pyarrow as pa
 
 from ..errors import LakestructError
-from ..source import Input, open_source, pinned
+from ..source import Input, local_path, open_source, pinned
 from . import columns
 from .rowsource import FILE_FIELD, Batcher, Options, RowSource, col, full_schema
 from .sources import DELETION_VECTORS, LAKE_FILES, PARQUET_CHUNKS, PARQUET_PAGES, PUFFIN
@@ -142,13 +142,6 @@ def file_task(inputs: Iterable[Input], options: Options) -> dict[str, pa.Table]:
     return {t: pa.Table.from_batches(b, schema=full_schema(FILE_TABLES[t][0], options)) for t, b in out.items()}
 
 
-def _location(p: str) -> str:
-    """A location as metadata writes it, as the listing spells it: ``file:`` URIs become local paths."""
-    if p.startswith("file://"):
-        return p[7:] if p.startswith("file:///") else p
-    return p[5:] if p.startswith("file:/") else p
-
-
 def _error_table_row(root: str, fmt: str, e: BaseException) -> dict[str, Any]:
     rule = getattr(e, "rule", None) or "io.unreadable"
     return {"table": root, "format": fmt, "error_rule": rule, "error": str(e)}
@@ -186,7 +179,7 @@ def table_task(root: str, fmt: str) -> dict[str, pa.Table]:
             continue
         deleted = f.deleted_rows
         dfd.append({
-            "table": root, "referenced_data_file": f.path, "data_file": _location(f.path), "match": "table", "vectors": len(applied),
+            "table": root, "referenced_data_file": f.path, "data_file": local_path(f.path), "match": "table", "vectors": len(applied),
             "deleted_rows": deleted, "max_deleted_position": f.extra.get("max_deleted_position"), "row_count": f.record_count,
             "dv_files": sorted({d.path for d in applied}),
             "deleted_share": (deleted / f.record_count) if deleted is not None and f.record_count else None,
