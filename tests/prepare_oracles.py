@@ -4,7 +4,7 @@ check-gen, ruff and mypy run (one core busy, the network idle), so the tests fin
 Each builder is the one its tests call (same cache folder, same file lock): a test that comes first builds it
 itself and this script then finds it built; one that comes while this script builds waits on the lock. Nothing
 here fails the run: a builder that cannot build says why (in ``.venv/oracles.log``) and its tests skip saying the
-same. Order: what mostly waits on the network first (pip installs and downloads), then what keeps the CPU busy.
+same. Two lanes run side by side (:data:`LANES`): the Iceberg Java venv and tables, the longest, and the rest.
 
     python -m tests.prepare_oracles
 """
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import sys
 import tempfile
+import threading
 import time
 import traceback
 from collections.abc import Callable
@@ -52,23 +53,30 @@ def _iceberg_java_tables() -> Any:
     return iceberg_java_tables()
 
 
-STEPS: list[tuple[str, Callable[[], Any]]] = [
-    ("Iceberg Java 1.10 (PySpark 3.5 venv, runtime jars)", _iceberg_java),
-    ("pypaimon 2.1 venv", _pypaimon),
-    ("Paimon Java bridge", _paimon_java),
-    ("base-install venvs (wheel, no extras; spark extra)", _base_installs),
-    ("Iceberg Java tables", _iceberg_java_tables),
+#: two lanes run side by side: Iceberg Java (a pip install, then a Spark job writing the tables, the longest) and the rest
+LANES: list[list[tuple[str, Callable[[], Any]]]] = [
+    [("Iceberg Java 1.10 (PySpark 3.5 venv, runtime jars)", _iceberg_java), ("Iceberg Java tables", _iceberg_java_tables)],
+    [("pypaimon 2.1 venv", _pypaimon), ("Paimon Java bridge", _paimon_java),
+     ("base-install venvs (wheel, no extras; spark extra)", _base_installs)],
 ]
 
 
-def main() -> int:
-    for what, step in STEPS:
+def _lane(steps: list[tuple[str, Callable[[], Any]]]) -> None:
+    for what, step in steps:
         t0 = time.monotonic()
         try:
             got = step()
             print(f"{what}: {repr(got)[:300]} ({time.monotonic() - t0:.0f} s)", flush=True)
         except Exception:  # never fails the run: the tests build again and skip or fail saying why
             print(f"{what}: failed ({time.monotonic() - t0:.0f} s)\n{traceback.format_exc()}", flush=True)
+
+
+def main() -> int:
+    threads = [threading.Thread(target=_lane, args=(lane,)) for lane in LANES]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
     return 0
 
 

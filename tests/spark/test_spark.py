@@ -236,12 +236,12 @@ def test_s3_reads_are_ranges_a_small_fraction_of_a_large_parquet_file(spark: Any
     import pyarrow.parquet as pq
 
     rng = np.random.default_rng(3)
-    n = 1_500_000
+    n = 600_000  # 14 MB in 3 row groups of 3 chunks, 25 pages each (64 KiB pages): many small reads, few bytes
     table = pa.table({"a": rng.integers(0, 2**62, n), "b": rng.random(n), "c": rng.integers(0, 2**40, n)})
     local = tmp_path / "big.parquet"
-    pq.write_table(table, local, compression="none", write_page_index=True, row_group_size=500_000)
+    pq.write_table(table, local, compression="none", write_page_index=True, row_group_size=200_000, data_page_size=64 * 1024)
     size = local.stat().st_size
-    assert size > 30_000_000
+    assert size > 10_000_000
     fs = s3.fs()
     if not fs.exists("big-bucket"):
         fs.mkdir("big-bucket")
