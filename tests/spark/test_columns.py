@@ -37,8 +37,18 @@ CASES: list[tuple[list[Any], pa.DataType]] = [
 ]
 
 
+@pytest.fixture(params=["compiled", "pure"])
+def twin(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Both builders: the compiled twin of the scalar columns (spark/_chunks_c) and the NumPy one."""
+    if request.param == "pure":
+        monkeypatch.setattr(columns, "_TWIN", None)
+    elif columns._twin() is None:
+        pytest.skip("the compiled twin spark/_chunks_c is not built")
+    return str(request.param)
+
+
 @pytest.mark.parametrize(("values", "type_"), CASES, ids=[f"{t}-{i}" for i, (_, t) in enumerate(CASES)])
-def test_array_is_what_pyarrow_builds(values: list[Any], type_: pa.DataType) -> None:
+def test_array_is_what_pyarrow_builds(values: list[Any], type_: pa.DataType, twin: str) -> None:
     got = columns.array(values, type_)
     got.validate(full=True)
     want = pa.array([list(v) if isinstance(v, np.ndarray) else v for v in values], type_)
@@ -55,10 +65,32 @@ def test_array_is_what_pyarrow_builds(values: list[Any], type_: pa.DataType) -> 
 )
 def test_random_columns_are_what_pyarrow_builds(ints: list[Any], texts: list[Any], blobs: list[Any], lists: list[Any],
                                                 maps: list[Any]) -> None:  # fmt: skip
-    for values, t in ((ints, pa.int64()), (texts, pa.string()), (blobs, pa.binary()), (lists, pa.list_(pa.string())), (maps, MAP)):
-        got = columns.array(values, t)
-        got.validate(full=True)
-        assert got.equals(pa.array(values, t)), t
+    i32 = [None if v is None else v % 2**31 for v in ints]
+    floats = [None if v is None else v / 7 for v in ints]
+    bools = [None if v is None else v % 2 == 0 for v in ints]
+    cases = ((ints, pa.int64()), (i32, pa.int32()), (floats, pa.float64()), (bools, pa.bool_()), (texts, pa.string()),
+             (blobs, pa.binary()), (lists, pa.list_(pa.string())), (maps, MAP))
+    for pure in (False, True):  # the compiled builders (when built), then the NumPy ones
+        saved = columns._TWIN
+        if pure:
+            columns._TWIN = None
+        try:
+            for values, t in cases:
+                got = columns.array(values, t)
+                got.validate(full=True)
+                assert got.equals(pa.array(values, t)), (t, pure)
+        finally:
+            columns._TWIN = saved
+
+
+def test_the_compiled_builders_leave_what_they_do_not_take_to_numpy() -> None:
+    c = columns._twin()
+    if c is None:
+        pytest.skip("the compiled twin spark/_chunks_c is not built")
+    assert c.int_column([1, 2**40], 4) is None and c.int_column([2**63], 8) is None and c.int_column([1.0], 8) is None
+    assert c.float_column([1]) is None and c.bool_column([1]) is None
+    assert c.str_column([b"x"], False) is None and c.str_column(["x"], True) is None and c.str_column(["\ud800"], False) is None
+    assert columns.array([np.int64(3), None], pa.int64()).to_pylist() == [3, None]  # NumPy ints: the NumPy builder
 
 
 def test_batch_is_from_pylist() -> None:

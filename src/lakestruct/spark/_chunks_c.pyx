@@ -11,7 +11,6 @@ give the same columns; tests/spark/test_chunks_twin.py holds them to it on every
 cimport cython
 from libc.stdint cimport int32_t, int64_t
 from libc.string cimport memcpy
-from cpython.dict cimport PyDict_GetItem
 from cpython.object cimport PyObject
 
 import struct as _struct
@@ -86,49 +85,75 @@ cdef object _stat_text(int physical, object conv, object raw):
         return "0x" + raw.hex()
 
 
-cdef class _M:
-    """A model's fields by name: its instance dict (the frozen dataclasses of lakestruct.parquet.model have no slots),
-    else the class attribute (a field the decoder left at its default is not in the instance dict)."""
-    cdef dict d
-    cdef object model
-
-    cdef inline object get(self, str name):
-        cdef PyObject* v = PyDict_GetItem(self.d, name)
-        if v is not NULL:
-            return <object>v
-        return getattr(self.model, name)
+cdef extern from "Python.h":
+    PyObject** _PyObject_GetDictPtr(object obj)
+    PyObject* PyDict_GetItemWithError(object d, object key)
 
 
-cdef inline _M _fields(object model):
-    cdef _M m = _M.__new__(_M)
-    m.d = <dict?>model.__dict__
-    m.model = model
-    return m
+@cython.final
+cdef class _Kind:
+    """Where the fields of one model class are: a model's instance dict (the frozen dataclasses of
+    lakestruct.parquet.model have no slots), else the class's defaults (a field the decoder left at its default is not
+    in the instance dict), kept for the last class seen."""
+    cdef object cls
+    cdef dict defaults
+
+    cdef inline dict of(self, object model):
+        cdef object cls = type(model)
+        if cls is not self.cls:
+            attrs = {}
+            for klass in reversed(cls.__mro__):
+                attrs.update(klass.__dict__)
+            self.cls, self.defaults = cls, attrs
+        return self.defaults
 
 
-cdef object _fallback(_M cm, object dictionary_page, object data_pages, frozenset dict_encodings):
-    es = cm.get("encoding_stats")
+#: the kinds of the models read (module-level: their class defaults are computed once per process)
+cdef _Kind k_cc = _Kind(), k_cm = _Kind(), k_st = _Kind(), k_es = _Kind()
+
+
+cdef inline dict _dict(object model):
+    cdef PyObject** p = _PyObject_GetDictPtr(model)
+    if p is NULL or p[0] is NULL:
+        raise _Bail()
+    return <dict>p[0]
+
+
+cdef inline object _get(object model, dict d, dict defaults, str name):
+    cdef PyObject* v = PyDict_GetItemWithError(d, name)
+    if v is not NULL:
+        return <object>v
+    v = PyDict_GetItemWithError(defaults, name)
+    if v is not NULL:
+        return <object>v
+    return getattr(model, name)
+
+
+cdef object _fallback(object cm, dict cmd, dict cmdef, _Kind k_es, object dictionary_page, object data_pages,
+                      frozenset dict_encodings):
+    es = _get(cm, cmd, cmdef, "encoding_stats")
     if not es:
         return None
     cdef bint dictionary = False, fallback = False
-    cdef _M d
+    cdef dict d, dd
     for s in es:
-        d = _fields(s)
-        if d.get("count"):
-            pt = d.get("page_type")
+        d = _dict(s)
+        dd = k_es.of(s)
+        if _get(s, d, dd, "count"):
+            pt = _get(s, d, dd, "page_type")
             if pt == dictionary_page:
                 dictionary = True
-            elif pt in data_pages and d.get("encoding") not in dict_encodings:
+            elif pt in data_pages and _get(s, d, dd, "encoding") not in dict_encodings:
                 fallback = True
     return fallback if dictionary else False
 
 
-cdef inline bint _range_ok(_M cm, int64_t footer_offset) except -1:
-    start = cm.get("data_page_offset")
-    dpo = cm.get("dictionary_page_offset")
+cdef inline bint _range_ok(object cm, dict cmd, dict cmdef, int64_t footer_offset) except -1:
+    start = _get(cm, cmd, cmdef, "data_page_offset")
+    dpo = _get(cm, cmd, cmdef, "dictionary_page_offset")
     if dpo is not None and dpo >= 4 and (dpo < start or start < 4):
         start = dpo
-    tcs = cm.get("total_compressed_size")
+    tcs = _get(cm, cmd, cmdef, "total_compressed_size")
     return start >= 4 and tcs >= 0 and start + tcs <= footer_offset
 
 
@@ -148,7 +173,7 @@ def chunk_columns(object md, list leaves, int64_t footer_offset, Py_ssize_t firs
     cdef Py_ssize_t ncols = len(leaves), rg_i = first, ci, n = 0
     cdef tuple leaf
     cdef int physical
-    cdef _M cc, cm, st
+    cdef dict ccd, cmd, std, ccdef, cmdef, stdef
     created_by = md.created_by
     groups = md.row_groups
     cdef Py_ssize_t n_groups = len(groups)
@@ -161,34 +186,36 @@ def chunk_columns(object md, list leaves, int64_t footer_offset, Py_ssize_t firs
                 if ci >= ncols:
                     return None
                 leaf = <tuple?>leaves[ci]
-                cc = _fields(chunk)
-                meta = cc.get("meta_data")
-                if meta is None or cc.get("crypto_metadata") is not None or cc.get("file_path") is not None:
+                ccd = _dict(chunk)
+                ccdef = k_cc.of(chunk)
+                cm = _get(chunk, ccd, ccdef, "meta_data")
+                if cm is None or _get(chunk, ccd, ccdef, "crypto_metadata") is not None or _get(chunk, ccd, ccdef, "file_path") is not None:
                     return None
-                cm = _fields(meta)
-                if not _range_ok(cm, footer_offset):
+                cmd = _dict(cm)
+                cmdef = k_cm.of(cm)
+                if not _range_ok(cm, cmd, cmdef, footer_offset):
                     return None
-                encs = cm.get("encodings")
+                encs = _get(cm, cmd, cmdef, "encodings")
                 enc = enc_cache.get(encs)
                 if enc is None:
                     enc = enc_cache[encs] = ([_name(enc_names, e) for e in encs], any(e in dict_encodings for e in encs))
-                dpo = cm.get("dictionary_page_offset")
-                tcs = cm.get("total_compressed_size")
-                tus = cm.get("total_uncompressed_size")
-                cio = cc.get("column_index_offset")
-                oio = cc.get("offset_index_offset")
-                bfo = cm.get("bloom_filter_offset")
-                stats = cm.get("statistics")
-                path = ".".join(cm.get("path_in_schema"))
+                dpo = _get(cm, cmd, cmdef, "dictionary_page_offset")
+                tcs = _get(cm, cmd, cmdef, "total_compressed_size")
+                tus = _get(cm, cmd, cmdef, "total_uncompressed_size")
+                cio = _get(chunk, ccd, ccdef, "column_index_offset")
+                oio = _get(chunk, ccd, ccdef, "offset_index_offset")
+                bfo = _get(cm, cmd, cmdef, "bloom_filter_offset")
+                stats = _get(cm, cmd, cmdef, "statistics")
+                path = ".".join(_get(cm, cmd, cmdef, "path_in_schema"))
                 c_rg.append(rg_i)
                 c_ci.append(ci)
                 c_path.append(path if path else leaf[0])
-                c_type.append(_name(type_names, cm.get("type")))
+                c_type.append(_name(type_names, _get(cm, cmd, cmdef, "type")))
                 c_logical.append(leaf[1])
-                c_codec.append(_name(codec_names, cm.get("codec")))
+                c_codec.append(_name(codec_names, _get(cm, cmd, cmdef, "codec")))
                 c_enc.append(enc[0])
                 c_rgrows.append(rg_rows)
-                c_nv.append(cm.get("num_values"))
+                c_nv.append(_get(cm, cmd, cmdef, "num_values"))
                 if stats is None:
                     c_nulls.append(None)
                     c_lo.append(None)
@@ -197,36 +224,37 @@ def chunk_columns(object md, list leaves, int64_t footer_offset, Py_ssize_t firs
                     c_hi_raw.append(None)
                     c_distinct.append(None)
                 else:
-                    st = _fields(stats)
-                    lo = st.get("min_value")
+                    std = _dict(stats)
+                    stdef = k_st.of(stats)
+                    lo = _get(stats, std, stdef, "min_value")
                     if lo is None:
-                        lo = st.get("min")
-                    hi = st.get("max_value")
+                        lo = _get(stats, std, stdef, "min")
+                    hi = _get(stats, std, stdef, "max_value")
                     if hi is None:
-                        hi = st.get("max")
+                        hi = _get(stats, std, stdef, "max")
                     physical = leaf[2]
                     conv = leaf[3]
-                    c_nulls.append(st.get("null_count"))
+                    c_nulls.append(_get(stats, std, stdef, "null_count"))
                     c_lo.append(_stat_text(physical, conv, lo))
                     c_hi.append(_stat_text(physical, conv, hi))
                     c_lo_raw.append(lo)
                     c_hi_raw.append(hi)
-                    c_distinct.append(st.get("distinct_count"))
+                    c_distinct.append(_get(stats, std, stdef, "distinct_count"))
                 c_tcs.append(tcs)
                 c_tus.append(tus)
                 c_ratio.append(tus / tcs if tcs > 0 else None)
-                c_dpo.append(cm.get("data_page_offset"))
+                c_dpo.append(_get(cm, cmd, cmdef, "data_page_offset"))
                 c_dict.append(dpo)
                 c_cio.append(cio)
-                c_cil.append(cc.get("column_index_length"))
+                c_cil.append(_get(chunk, ccd, ccdef, "column_index_length"))
                 c_oio.append(oio)
-                c_oil.append(cc.get("offset_index_length"))
+                c_oil.append(_get(chunk, ccd, ccdef, "offset_index_length"))
                 c_bfo.append(bfo)
-                c_bfl.append(cm.get("bloom_filter_length"))
+                c_bfl.append(_get(cm, cmd, cmdef, "bloom_filter_length"))
                 c_has_pi.append(cio is not None and oio is not None)
                 c_has_bf.append(bfo is not None)
                 c_has_dict.append((dpo is not None and dpo >= 4) or enc[1])
-                c_fb.append(_fallback(cm, dictionary_page, data_pages, dict_encodings))
+                c_fb.append(_fallback(cm, cmd, cmdef, k_es, dictionary_page, data_pages, dict_encodings))
                 c_created.append(created_by)
                 ci += 1
             n += ci
@@ -367,3 +395,143 @@ cdef object _stat_text_py(int physical, object conv, object raw):
     if type(raw) is not bytes:
         raw = bytes(raw)
     return _stat_text(physical, conv, raw)
+
+
+# -- column buffers (compiled twins of lakestruct.spark.columns' builders) --------------------------------------------
+
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
+from cpython.long cimport PyLong_AsLongLong
+from libc.string cimport memset
+
+cdef extern from "Python.h":
+    const char* PyUnicode_AsUTF8AndSize(object s, Py_ssize_t* size) except NULL
+    Py_ssize_t PyBytes_GET_SIZE(object o)
+
+
+cdef bytes _new_bytes(Py_ssize_t n):
+    cdef bytes b = PyBytes_FromStringAndSize(NULL, n)
+    if n:
+        memset(PyBytes_AS_STRING(b), 0, n)
+    return b
+
+
+cdef inline void _set_bit(char* bits, Py_ssize_t i) noexcept:
+    bits[i >> 3] = <char>((<unsigned char>bits[i >> 3]) | (1 << (i & 7)))
+
+
+def int_column(list values, int width):
+    """(little-endian values of ``width`` bytes (4 or 8, signed), validity bitmap or None, null count) for a list of
+    ints and Nones; None when a value is anything else or does not fit (the pure builder decides then)."""
+    cdef Py_ssize_t n = len(values), i, nulls = 0
+    cdef bytes data = _new_bytes(n * width)
+    cdef bytes valid = _new_bytes((n + 7) // 8)
+    cdef char* d = PyBytes_AS_STRING(data)
+    cdef char* vb = PyBytes_AS_STRING(valid)
+    cdef long long x
+    cdef int32_t x32
+    for i in range(n):
+        v = values[i]
+        if v is None:
+            nulls += 1
+            continue
+        if type(v) is not int:
+            return None
+        try:
+            x = PyLong_AsLongLong(v)
+        except OverflowError:
+            return None
+        if width == 8:
+            memcpy(d + 8 * i, &x, 8)
+        else:
+            if x < -2147483648 or x > 2147483647:
+                return None
+            x32 = <int32_t>x
+            memcpy(d + 4 * i, &x32, 4)
+        _set_bit(vb, i)
+    return data, (valid if nulls else None), nulls
+
+
+def float_column(list values):
+    """(little-endian float64 values, validity or None, null count) for floats and Nones; None for anything else."""
+    cdef Py_ssize_t n = len(values), i, nulls = 0
+    cdef bytes data = _new_bytes(n * 8)
+    cdef bytes valid = _new_bytes((n + 7) // 8)
+    cdef char* d = PyBytes_AS_STRING(data)
+    cdef char* vb = PyBytes_AS_STRING(valid)
+    cdef double x
+    for i in range(n):
+        v = values[i]
+        if v is None:
+            nulls += 1
+            continue
+        if type(v) is not float:
+            return None
+        x = <double>v
+        memcpy(d + 8 * i, &x, 8)
+        _set_bit(vb, i)
+    return data, (valid if nulls else None), nulls
+
+
+def bool_column(list values):
+    """(value bitmap, validity or None, null count) for True, False and None; None for anything else."""
+    cdef Py_ssize_t n = len(values), i, nulls = 0
+    cdef bytes bits = _new_bytes((n + 7) // 8)
+    cdef bytes valid = _new_bytes((n + 7) // 8)
+    cdef char* b = PyBytes_AS_STRING(bits)
+    cdef char* vb = PyBytes_AS_STRING(valid)
+    for i in range(n):
+        v = values[i]
+        if v is None:
+            nulls += 1
+            continue
+        if v is True:
+            _set_bit(b, i)
+        elif v is not False:
+            return None
+        _set_bit(vb, i)
+    return bits, (valid if nulls else None), nulls
+
+
+def str_column(list values, bint binary):
+    """(int32 offsets, data, validity or None, null count) of str (UTF-8) or, with ``binary``, bytes values and Nones;
+    None for anything else or when the data passes 2^31 - 1 bytes."""
+    cdef Py_ssize_t n = len(values), i, nulls = 0, total = 0, size
+    cdef const char* s
+    for i in range(n):  # pass 1: types and the total size
+        v = values[i]
+        if v is None:
+            nulls += 1
+        elif binary:
+            if type(v) is not bytes:
+                return None
+            total += PyBytes_GET_SIZE(v)
+        else:
+            if type(v) is not str:
+                return None
+            try:
+                PyUnicode_AsUTF8AndSize(v, &size)
+            except UnicodeEncodeError:  # a lone surrogate: the pure builder raises its own error
+                return None
+            total += size
+        if total > 2147483647:
+            return None
+    cdef bytes offsets = _new_bytes((n + 1) * 4)
+    cdef bytes data = _new_bytes(total)
+    cdef bytes valid = _new_bytes((n + 7) // 8)
+    cdef char* o = PyBytes_AS_STRING(offsets)
+    cdef char* d = PyBytes_AS_STRING(data)
+    cdef char* vb = PyBytes_AS_STRING(valid)
+    cdef int32_t at = 0
+    for i in range(n):  # pass 2: copy
+        v = values[i]
+        if v is not None:
+            if binary:
+                size = PyBytes_GET_SIZE(v)
+                s = PyBytes_AS_STRING(v)
+            else:
+                s = PyUnicode_AsUTF8AndSize(v, &size)
+            memcpy(d + at, s, size)
+            at += <int32_t>size
+            _set_bit(vb, i)
+        memcpy(o + 4 * (i + 1), &at, 4)
+    return offsets, data, (valid if nulls else None), nulls

@@ -7,7 +7,9 @@ arrays here are assembled from NumPy buffers with :meth:`pyarrow.Array.from_buff
 may be lists, tuples or NumPy arrays; maps lists of (key, value) pairs or dicts); :func:`batch` gives
 ``pa.RecordBatch.from_pylist``'s batch for dict rows.
 
-Imports NumPy and pyarrow only.
+Imports NumPy and pyarrow only (and the compiled twin of the scalar builders, ``spark/_chunks_c``, when it is built:
+``int_column``, ``float_column``, ``bool_column`` and ``str_column`` fill the Arrow buffers from a list in one pass; on
+any value they do not take they return None and the NumPy builders here decide).
 """
 
 from __future__ import annotations
@@ -94,8 +96,66 @@ def _entries(m: Any) -> Any:
     return m.items() if isinstance(m, dict) else m
 
 
+def _twin() -> Any:
+    global _TWIN
+    if _TWIN is False:
+        _TWIN = None
+        import sys
+
+        from .._twins import forced_pure
+
+        if not forced_pure("chunks") and sys.byteorder == "little":
+            try:
+                from . import _chunks_c  # type: ignore[attr-defined,unused-ignore]
+
+                _TWIN = _chunks_c
+            except ImportError:
+                pass
+    return _TWIN
+
+
+_TWIN: Any = False  # not looked up yet
+_INT_WIDTH = {pa.int64(): 8, pa.int32(): 4}
+
+
+def _compiled(values: list[Any], t: pa.DataType) -> pa.Array | None:
+    """The compiled twin's array of ``values`` for int32/int64/float64/bool/string/binary columns, or None."""
+    c = _twin()
+    if c is None:
+        return None
+    n = len(values)
+    width = _INT_WIDTH.get(t)
+    if width is not None:
+        got = c.int_column(values, width)
+    elif t == pa.float64():
+        got = c.float_column(values)
+    elif t == pa.bool_():
+        got = c.bool_column(values)
+    elif t == pa.string() or t == pa.binary():
+        s = c.str_column(values, t == pa.binary())
+        if s is None:
+            return None
+        offsets, data, valid, nulls = s
+        if nulls == n and n:
+            return pa.nulls(n, t)
+        return pa.Array.from_buffers(t, n, [None if valid is None else pa.py_buffer(valid), pa.py_buffer(offsets),
+                                            pa.py_buffer(data)], null_count=nulls)
+    else:
+        return None
+    if got is None:
+        return None
+    data, valid, nulls = got
+    if nulls == n and n:
+        return pa.nulls(n, t)
+    return pa.Array.from_buffers(t, n, [None if valid is None else pa.py_buffer(valid), pa.py_buffer(data)], null_count=nulls)
+
+
 def array(values: Sequence[Any], t: pa.DataType) -> pa.Array:
     """``pa.array(values, t)`` for the types :func:`supported` accepts, without importing pandas."""
+    if type(values) is list:
+        fast = _compiled(values, t)
+        if fast is not None:
+            return fast
     n = len(values)
     nulls = _nulls(values, not (pa.types.is_list(t) or pa.types.is_map(t)))
     if nulls == n and n:
