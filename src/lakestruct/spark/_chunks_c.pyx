@@ -148,12 +148,10 @@ cdef object _fallback(object cm, dict cmd, dict cmdef, _Kind k_es, object dictio
     return fallback if dictionary else False
 
 
-cdef inline bint _range_ok(object cm, dict cmd, dict cmdef, int64_t footer_offset) except -1:
-    start = _get(cm, cmd, cmdef, "data_page_offset")
-    dpo = _get(cm, cmd, cmdef, "dictionary_page_offset")
+cdef inline bint _range_ok(object data_page_offset, object dpo, object tcs, int64_t footer_offset) except -1:
+    start = data_page_offset
     if dpo is not None and dpo >= 4 and (dpo < start or start < 4):
         start = dpo
-    tcs = _get(cm, cmd, cmdef, "total_compressed_size")
     return start >= 4 and tcs >= 0 and start + tcs <= footer_offset
 
 
@@ -193,14 +191,15 @@ def chunk_columns(object md, list leaves, int64_t footer_offset, Py_ssize_t firs
                     return None
                 cmd = _dict(cm)
                 cmdef = k_cm.of(cm)
-                if not _range_ok(cm, cmd, cmdef, footer_offset):
+                dpo = _get(cm, cmd, cmdef, "dictionary_page_offset")
+                tcs = _get(cm, cmd, cmdef, "total_compressed_size")
+                data_page_offset = _get(cm, cmd, cmdef, "data_page_offset")
+                if not _range_ok(data_page_offset, dpo, tcs, footer_offset):
                     return None
                 encs = _get(cm, cmd, cmdef, "encodings")
                 enc = enc_cache.get(encs)
                 if enc is None:
                     enc = enc_cache[encs] = ([_name(enc_names, e) for e in encs], any(e in dict_encodings for e in encs))
-                dpo = _get(cm, cmd, cmdef, "dictionary_page_offset")
-                tcs = _get(cm, cmd, cmdef, "total_compressed_size")
                 tus = _get(cm, cmd, cmdef, "total_uncompressed_size")
                 cio = _get(chunk, ccd, ccdef, "column_index_offset")
                 oio = _get(chunk, ccd, ccdef, "offset_index_offset")
@@ -243,7 +242,7 @@ def chunk_columns(object md, list leaves, int64_t footer_offset, Py_ssize_t firs
                 c_tcs.append(tcs)
                 c_tus.append(tus)
                 c_ratio.append(tus / tcs if tcs > 0 else None)
-                c_dpo.append(_get(cm, cmd, cmdef, "data_page_offset"))
+                c_dpo.append(data_page_offset)
                 c_dict.append(dpo)
                 c_cio.append(cio)
                 c_cil.append(_get(chunk, ccd, ccdef, "column_index_length"))
