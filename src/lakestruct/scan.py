@@ -74,7 +74,7 @@ from .parquet.values import DecodeBudget, chunk_spec, iter_chunk
 from .puffin.decode import check_blobs
 from .roaring.read import CHECK_MAX_POSITIONS
 from .sketches.read import PRE_LONGS_BY_VERSION
-from .source import list_files, open_source
+from .source import ByteSource, list_files, open_source
 
 __all__ = [
     "DIRECTORY_FORMATS",
@@ -86,6 +86,7 @@ __all__ = [
     "ScanResult",
     "check_file",
     "detect",
+    "detect_source",
     "is_delta_table",
     "is_iceberg_table",
     "is_paimon_table",
@@ -168,24 +169,30 @@ def detect(path: str) -> str | None:
                 else "delta-table" if is_delta_table(path) else None)
     try:
         with open_source(path) as src:
-            size = src.size
-            if size < 4:  # on object storage a table's root (a prefix) may open as an empty object
-                return _url_table(os.fspath(path)) if _is_object_url(os.fspath(path)) else None
-            head = src.read(0, min(size, _HEAD))
-            tail = src.read(size - 4, 4)
-            data: bytes | None = None
-            for fmt, verify in _candidates(head, tail, size, os.fspath(path).lower()):
-                if not verify:
-                    return fmt
-                if size > VERIFY_LIMIT:
-                    continue
-                data = src.read(0, size) if data is None else data
-                if _is_whole(fmt, data):
-                    return fmt
+            return detect_source(src, path)
     except LakestructError:
         if _is_object_url(os.fspath(path)):
             return _url_table(os.fspath(path))  # not an object: maybe a table's root (a prefix) on object storage
         return None
+
+
+def detect_source(src: ByteSource, path: str) -> str | None:
+    """:func:`detect` of the file ``path`` already open as ``src`` (a reader that goes on to read it opens it once;
+    ``src`` stays open). Raises the source's error when its bytes cannot be read."""
+    size = src.size
+    if size < 4:  # on object storage a table's root (a prefix) may open as an empty object
+        return _url_table(os.fspath(path)) if _is_object_url(os.fspath(path)) else None
+    head = src.read(0, min(size, _HEAD))
+    tail = src.read(size - 4, 4)
+    data: bytes | None = None
+    for fmt, verify in _candidates(head, tail, size, os.fspath(path).lower()):
+        if not verify:
+            return fmt
+        if size > VERIFY_LIMIT:
+            continue
+        data = src.read(0, size) if data is None else data
+        if _is_whole(fmt, data):
+            return fmt
     return None
 
 

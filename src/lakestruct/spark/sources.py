@@ -17,8 +17,10 @@ the same rows come out of ``spark.read.format(NAME)`` and of the plain loop ``ro
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
+import os
 import struct
 from collections.abc import Iterator, Mapping
 from enum import IntEnum
@@ -512,10 +514,34 @@ def _error_tuple(e: LakestructError) -> tuple[Any, ...]:
     return (f["error_rule"], f["error_offset"], f["error_path"], f["error"])
 
 
-def _chunk_rows(path: str, options: Options) -> Iterator[Chunk]:
-    if _ls.scan.detect(path) != "parquet":
+@contextlib.contextmanager
+def _parquet_file(path: str) -> Iterator[parquet.ParquetFile | None]:
+    """The file ``path`` open as a ParquetFile when :func:`lakestruct.scan.detect` calls it Parquet, else None;
+    opened once for both (an error of the open itself raises as ``parquet.open`` raises it)."""
+    if os.path.isdir(path):
+        yield None
         return
-    with _ls.parquet.open(path) as pq:
+    try:
+        src = open_source(path)
+    except LakestructError:
+        yield None  # detect() says None then too
+        return
+    with src:
+        try:
+            fmt = _ls.scan.detect_source(src, path)
+        except LakestructError:
+            fmt = None
+        if fmt != "parquet":
+            yield None
+            return
+        with _ls.parquet.open(src) as pq:
+            yield pq
+
+
+def _chunk_rows(path: str, options: Options) -> Iterator[Chunk]:
+    with _parquet_file(path) as pq:
+        if pq is None:
+            return
         md = pq.metadata
         _, leaves = _schema_info(pq)
         twin = _chunks_twin()
@@ -640,87 +666,89 @@ PARQUET_CHUNKS = RowSource(
 
 
 def _page_rows(path: str, options: Options) -> Iterator[Chunk]:
-    if _ls.scan.detect(path) != "parquet":
-        return
+    check_crc = option_bool(options, "check_crc", True)
+    with _parquet_file(path) as pq:
+        if pq is not None:
+            twin = getattr(_chunks_module(), "page_columns", None)
+            yield from (_page_columns(twin, pq, check_crc) if twin is not None else _pure_page_rows(pq, check_crc))
+
+
+def _pure_page_rows(pq: parquet.ParquetFile, check_crc: bool) -> Iterator[Chunk]:
     from ..parquet.model import Encoding, PageType
 
-    check_crc = option_bool(options, "check_crc", True)
     page_names, enc_names = _names(PageType), _names(Encoding)
-    twin = getattr(_chunks_module(), "page_columns", None)
-    if twin is not None:
-        yield from _page_columns(twin, path, check_crc, page_names, enc_names)
-        return
     rows: list[tuple[Any, ...]] = []
-    with _ls.parquet.open(path) as pq:
-        cols, leaves = _schema_info(pq)
-        try:
-            for rg_i, rg in enumerate(pq.metadata.row_groups):
-                for ci in range(len(rg.columns)):
-                    if ci >= len(cols):
-                        raise pq.row_group_columns_error(rg_i)
-                    leaf = leaves[ci]
-                    name = leaf[0]
-                    for p in pq.chunk_pages(rg_i, ci):
-                        h = p.header
-                        v1, v2 = h.data_page_header, h.data_page_header_v2
-                        sub: Any = v1 or v2 or h.dictionary_page_header
-                        data_sub = v1 or v2
-                        crc = h.crc
-                        crc_ok: bool | None = None
-                        err = _NO_ERROR
-                        if crc is not None and check_crc:
-                            try:
-                                pq.check_page_crc(p)
-                                crc_ok = True
-                            except LakestructError as e:
-                                crc_ok, err = False, _error_tuple(e)
-                        rows.append((
-                            rg_i, ci, name, p.index, p.offset, p.header_size, _name(page_names, h.type) or "?",
-                            _name(enc_names, sub.encoding) if sub is not None else None, h.compressed_page_size,
-                            h.uncompressed_page_size, sub.num_values if sub is not None else None,
-                            v2.num_nulls if v2 is not None else None, v2.num_rows if v2 is not None else None,
-                            crc is not None, None if crc is None else crc & 0xFFFFFFFF, crc_ok,
-                            *_stats(leaf, data_sub.statistics if data_sub is not None else None), *err,
-                        ))  # fmt: skip
-                        if len(rows) >= BATCH_ROWS:
-                            yield Rows(_PAGES_BATCH, rows)
-                            rows = []
-        except LakestructError:
-            if rows:  # the pages read before the error stay; the error row follows them
-                yield Rows(_PAGES_BATCH, rows)
-            raise
+    cols, leaves = _schema_info(pq)
+    try:
+        for rg_i, rg in enumerate(pq.metadata.row_groups):
+            for ci in range(len(rg.columns)):
+                if ci >= len(cols):
+                    raise pq.row_group_columns_error(rg_i)
+                leaf = leaves[ci]
+                name = leaf[0]
+                for p in pq.chunk_pages(rg_i, ci):
+                    h = p.header
+                    v1, v2 = h.data_page_header, h.data_page_header_v2
+                    sub: Any = v1 or v2 or h.dictionary_page_header
+                    data_sub = v1 or v2
+                    crc = h.crc
+                    crc_ok: bool | None = None
+                    err = _NO_ERROR
+                    if crc is not None and check_crc:
+                        try:
+                            pq.check_page_crc(p)
+                            crc_ok = True
+                        except LakestructError as e:
+                            crc_ok, err = False, _error_tuple(e)
+                    rows.append((
+                        rg_i, ci, name, p.index, p.offset, p.header_size, _name(page_names, h.type) or "?",
+                        _name(enc_names, sub.encoding) if sub is not None else None, h.compressed_page_size,
+                        h.uncompressed_page_size, sub.num_values if sub is not None else None,
+                        v2.num_nulls if v2 is not None else None, v2.num_rows if v2 is not None else None,
+                        crc is not None, None if crc is None else crc & 0xFFFFFFFF, crc_ok,
+                        *_stats(leaf, data_sub.statistics if data_sub is not None else None), *err,
+                    ))  # fmt: skip
+                    if len(rows) >= BATCH_ROWS:
+                        yield Rows(_PAGES_BATCH, rows)
+                        rows = []
+    except LakestructError:
+        if rows:  # the pages read before the error stay; the error row follows them
+            yield Rows(_PAGES_BATCH, rows)
+        raise
     if rows:
         yield Rows(_PAGES_BATCH, rows)
 
 
-def _page_columns(twin: Any, path: str, check_crc: bool, page_names: dict[Any, str], enc_names: dict[Any, str]) -> Iterator[Chunk]:
-    """``_page_rows`` with the compiled twin of its row loop (``_chunks_c.page_columns``): the same rows, as
+def _page_columns(twin: Any, pq: parquet.ParquetFile, check_crc: bool) -> Iterator[Chunk]:
+    """``_pure_page_rows`` with the compiled twin of its row loop (``_chunks_c.page_columns``): the same rows, as
     :class:`Columns` of whole column chunks."""
+    from ..parquet.model import Encoding, PageType
+
+    page_names, enc_names = _names(PageType), _names(Encoding)
     width = len(_PAGES_BATCH)
     out: list[list[Any]] = [[] for _ in range(width)]
-    with _ls.parquet.open(path) as pq:
 
-        def crc_error(page: Any) -> tuple[Any, ...] | None:
-            try:
-                pq.check_page_crc(page)
-                return None
-            except LakestructError as e:
-                return _error_tuple(e)
-
-        cols, leaves = _schema_info(pq)
+    def crc_error(page: Any) -> tuple[Any, ...] | None:
         try:
-            for rg_i, rg in enumerate(pq.metadata.row_groups):
-                for ci in range(len(rg.columns)):
-                    if ci >= len(cols):
-                        raise pq.row_group_columns_error(rg_i)
-                    twin(pq.chunk_pages(rg_i, ci), rg_i, ci, leaves[ci], page_names, enc_names, out, crc_error if check_crc else None)
-                    if len(out[0]) >= BATCH_ROWS:
-                        yield Columns(_PAGES_BATCH, out)
-                        out = [[] for _ in range(width)]
-        except LakestructError:
-            if out[0]:  # the pages read before the error stay; the error row follows them
-                yield Columns(_PAGES_BATCH, out)
-            raise
+            pq.check_page_crc(page)
+            return None
+        except LakestructError as e:
+            return _error_tuple(e)
+
+    cols, leaves = _schema_info(pq)
+    try:
+        for rg_i, rg in enumerate(pq.metadata.row_groups):
+            for ci in range(len(rg.columns)):
+                if ci >= len(cols):
+                    raise pq.row_group_columns_error(rg_i)
+                twin(pq.chunk_pages(rg_i, ci), rg_i, ci, leaves[ci], page_names, enc_names, out, crc_error if check_crc else None)
+                if len(out[0]) >= BATCH_ROWS:
+                    yield Columns(_PAGES_BATCH, out)
+                    out = [[] for _ in range(width)]
+    except LakestructError:
+        if out[0]:  # the pages read before the error stay; the error row follows them
+            yield Columns(_PAGES_BATCH, out)
+        raise
     if out[0]:
         yield Columns(_PAGES_BATCH, out)
 
