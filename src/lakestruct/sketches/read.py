@@ -10,6 +10,7 @@ absolute offset, the field path and a stable rule name (``theta_compact.*``).
 
 from __future__ import annotations
 
+import functools
 import io
 from collections.abc import Callable, Sequence
 from itertools import pairwise
@@ -70,11 +71,23 @@ def read_theta(
                 path="sketch",
                 offset=0,
             )
-        return _read(src.read(0, src.size), seed, allow_trailing, limit)
+        data = src.read(0, src.size)
+        return (_read_recent if len(data) <= RECENT_MAX_BYTES else _read)(data, seed, allow_trailing, limit)
     except FormatError as e:
         raise e.with_source(src.name) from None
     finally:
         src.close()
+
+
+#: Sketches up to this size are remembered (the last :data:`RECENT` of them, by their exact bytes and the reading's
+#: arguments): a reader that meets the same sketch twice (the inventory's file check and its Puffin rows) decodes it
+#: once. Safe to share: the model is frozen and its hashes array read-only.
+RECENT_MAX_BYTES = 256 * 1024
+RECENT = 16
+
+
+def _read_recent(data: bytes, seed: int | None, allow_trailing: bool, limit: int) -> ThetaSketch:
+    return _read_cached(data, seed, allow_trailing, limit)
 
 
 def _parse(buf: io.BytesIO, fn: Callable[[], T], path: str) -> T:
@@ -312,3 +325,6 @@ def kaitai_tree(data: bytes) -> Any:
     ks = _parse(buf, lambda: _KsTheta(KaitaiStream(buf)), "preamble")
     _parse(buf, lambda: ks.body, "body")
     return ks
+
+
+_read_cached = functools.lru_cache(maxsize=RECENT)(_read)
