@@ -673,44 +673,51 @@ def _page_rows(path: str, options: Options) -> Iterator[Chunk]:
             yield from (_page_columns(twin, pq, check_crc) if twin is not None else _pure_page_rows(pq, check_crc))
 
 
+def _chunks_of(pq: parquet.ParquetFile, n_leaves: int) -> Iterator[tuple[int, int]]:
+    """(row group, column) of every column chunk, in order; a row group with more chunks than the schema has leaves
+    raises its error there."""
+    for rg_i, rg in enumerate(pq.metadata.row_groups):
+        for ci in range(len(rg.columns)):
+            if ci >= n_leaves:
+                raise pq.row_group_columns_error(rg_i)
+            yield rg_i, ci
+
+
 def _pure_page_rows(pq: parquet.ParquetFile, check_crc: bool) -> Iterator[Chunk]:
     from ..parquet.model import Encoding, PageType
 
     page_names, enc_names = _names(PageType), _names(Encoding)
     rows: list[tuple[Any, ...]] = []
-    cols, leaves = _schema_info(pq)
+    _, leaves = _schema_info(pq)
     try:
-        for rg_i, rg in enumerate(pq.metadata.row_groups):
-            for ci in range(len(rg.columns)):
-                if ci >= len(cols):
-                    raise pq.row_group_columns_error(rg_i)
-                leaf = leaves[ci]
-                name = leaf[0]
-                for p in pq.chunk_pages(rg_i, ci):
-                    h = p.header
-                    v1, v2 = h.data_page_header, h.data_page_header_v2
-                    sub: Any = v1 or v2 or h.dictionary_page_header
-                    data_sub = v1 or v2
-                    crc = h.crc
-                    crc_ok: bool | None = None
-                    err = _NO_ERROR
-                    if crc is not None and check_crc:
-                        try:
-                            pq.check_page_crc(p)
-                            crc_ok = True
-                        except LakestructError as e:
-                            crc_ok, err = False, _error_tuple(e)
-                    rows.append((
-                        rg_i, ci, name, p.index, p.offset, p.header_size, _name(page_names, h.type) or "?",
-                        _name(enc_names, sub.encoding) if sub is not None else None, h.compressed_page_size,
-                        h.uncompressed_page_size, sub.num_values if sub is not None else None,
-                        v2.num_nulls if v2 is not None else None, v2.num_rows if v2 is not None else None,
-                        crc is not None, None if crc is None else crc & 0xFFFFFFFF, crc_ok,
-                        *_stats(leaf, data_sub.statistics if data_sub is not None else None), *err,
-                    ))  # fmt: skip
-                    if len(rows) >= BATCH_ROWS:
-                        yield Rows(_PAGES_BATCH, rows)
-                        rows = []
+        for rg_i, ci in _chunks_of(pq, len(leaves)):
+            leaf = leaves[ci]
+            name = leaf[0]
+            for p in pq.chunk_pages(rg_i, ci):
+                h = p.header
+                v1, v2 = h.data_page_header, h.data_page_header_v2
+                sub: Any = v1 or v2 or h.dictionary_page_header
+                data_sub = v1 or v2
+                crc = h.crc
+                crc_ok: bool | None = None
+                err = _NO_ERROR
+                if crc is not None and check_crc:
+                    try:
+                        pq.check_page_crc(p)
+                        crc_ok = True
+                    except LakestructError as e:
+                        crc_ok, err = False, _error_tuple(e)
+                rows.append((
+                    rg_i, ci, name, p.index, p.offset, p.header_size, _name(page_names, h.type) or "?",
+                    _name(enc_names, sub.encoding) if sub is not None else None, h.compressed_page_size,
+                    h.uncompressed_page_size, sub.num_values if sub is not None else None,
+                    v2.num_nulls if v2 is not None else None, v2.num_rows if v2 is not None else None,
+                    crc is not None, None if crc is None else crc & 0xFFFFFFFF, crc_ok,
+                    *_stats(leaf, data_sub.statistics if data_sub is not None else None), *err,
+                ))  # fmt: skip
+                if len(rows) >= BATCH_ROWS:
+                    yield Rows(_PAGES_BATCH, rows)
+                    rows = []
     except LakestructError:
         if rows:  # the pages read before the error stay; the error row follows them
             yield Rows(_PAGES_BATCH, rows)
@@ -735,16 +742,13 @@ def _page_columns(twin: Any, pq: parquet.ParquetFile, check_crc: bool) -> Iterat
         except LakestructError as e:
             return _error_tuple(e)
 
-    cols, leaves = _schema_info(pq)
+    _, leaves = _schema_info(pq)
     try:
-        for rg_i, rg in enumerate(pq.metadata.row_groups):
-            for ci in range(len(rg.columns)):
-                if ci >= len(cols):
-                    raise pq.row_group_columns_error(rg_i)
-                twin(pq.chunk_pages(rg_i, ci), rg_i, ci, leaves[ci], page_names, enc_names, out, crc_error if check_crc else None)
-                if len(out[0]) >= BATCH_ROWS:
-                    yield Columns(_PAGES_BATCH, out)
-                    out = [[] for _ in range(width)]
+        for rg_i, ci in _chunks_of(pq, len(leaves)):
+            twin(pq.chunk_pages(rg_i, ci), rg_i, ci, leaves[ci], page_names, enc_names, out, crc_error if check_crc else None)
+            if len(out[0]) >= BATCH_ROWS:
+                yield Columns(_PAGES_BATCH, out)
+                out = [[] for _ in range(width)]
     except LakestructError:
         if out[0]:  # the pages read before the error stay; the error row follows them
             yield Columns(_PAGES_BATCH, out)
