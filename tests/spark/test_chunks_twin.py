@@ -96,6 +96,17 @@ def test_many_row_groups_cut_into_batches(tmp_path: Path, monkeypatch: pytest.Mo
                 want.path_in_schema, want.num_values, want.total_compressed_size, want.data_page_offset)
 
 
+def _tuples(pq: Any, md: Any = None) -> Any:
+    """The footer of ``pq`` (or ``md`` encoded) decoded as the compiled twin reads it: row groups, chunks and their
+    metadata as tuples."""
+    from lakestruct.thrift import compact, typed
+
+    footer = pq.source.read(pq.footer.offset, pq.footer.length) if md is None else compact.encode_struct(typed.to_raw(md))
+    got = typed.decode_tuples(type(pq.metadata), footer, tuples=sources._tuple_classes())
+    assert got is not None
+    return got[0]
+
+
 def test_twin_stops_between_row_groups(tmp_path: Path) -> None:
     import lakestruct as ls
 
@@ -104,12 +115,13 @@ def test_twin_stops_between_row_groups(tmp_path: Path) -> None:
     twin = sources._chunks_twin()
     with ls.parquet.open(str(p)) as pq:
         _, leaves = sources._schema_info(pq)
-        whole, end = twin(pq.metadata, leaves, pq.footer.offset, 0, 1 << 20)
+        md = _tuples(pq)
+        whole, end = twin(md, leaves, pq.footer.offset, 0, 1 << 20)
         assert end == 4 and len(whole[0]) == 8
         parts: list[list[Any]] = [[] for _ in whole]
         rg = 0
         while rg < 4:
-            data, nxt = twin(pq.metadata, leaves, pq.footer.offset, rg, 1)
+            data, nxt = twin(md, leaves, pq.footer.offset, rg, 1)
             assert nxt == rg + 1 and len(data[0]) == 2  # one row group (2 chunks) reaches max_rows=1
             for acc, col in zip(parts, data, strict=True):
                 acc.extend(col)
@@ -135,7 +147,8 @@ def _typed_file(tmp: Path) -> Path:
 
 
 class _FakeFile:
-    """What ``_pure_chunk_rows`` uses of a ParquetFile, over a replaced footer model (no chunk breaks a rule here)."""
+    """What ``_pure_chunk_rows`` uses of a ParquetFile, over a replaced footer model (no chunk breaks a rule here; the
+    twin reads the same model encoded and decoded as tuples)."""
 
     def __init__(self, real: Any, md: Any) -> None:
         self.metadata, self.footer, self.name = md, real.footer, real.name
@@ -193,7 +206,7 @@ def test_random_statistics_and_optional_fields(tmp_path: Path) -> None:
     @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(footer())
     def check(md2: Any) -> None:
-        got = twin(md2, leaves, pq.footer.offset, 0, 1 << 20)
+        got = twin(_tuples(pq, md2), leaves, pq.footer.offset, 0, 1 << 20)
         assert got is not None
         data, end = got
         assert end == len(md2.row_groups)

@@ -1,11 +1,16 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-"""Compiled twin of the row loop of the ``parquet_chunks`` source (``lakestruct.spark.sources._file_chunk_columns``).
+"""Compiled twins of the row loops of the Parquet Spark sources (``lakestruct.spark.sources``) and of the scalar
+column builders of ``lakestruct.spark.columns``.
 
-It turns one file's footer model into the source's data columns (one Python list per column, in the order of
-``CHUNKS_SCHEMA``), with the statistics decoded as the pure twin decodes them. It never builds an error row: when a
-chunk of the file needs one (no leaf for it, no metadata, encrypted, in another file, outside the page region) or a
-value is of an unexpected type, it returns ``None`` and the caller runs the pure twin for the whole file. So both
-give the same columns; tests/spark/test_chunks_twin.py holds them to it on every Parquet file of the corpus.
+``chunk_columns`` (twin of ``_pure_chunk_rows``) turns a footer decoded with its row groups, column chunks, column
+metadata and statistics as tuples (``lakestruct.thrift.typed.decode_tuples``: the compiled decoder's own reading and
+checks, without a model per struct) into the ``parquet_chunks`` data columns (one Python list per column, in the
+order of ``CHUNKS_SCHEMA``), the statistics decoded as the pure twin decodes them. ``page_columns`` does the same for
+one column chunk's page headers (``parquet_pages``). They never build an error row: when a chunk needs one (no leaf
+for it, no metadata, encrypted, in another file, outside the page region) or a value is of an unexpected type,
+``chunk_columns`` returns ``None`` and the caller runs the pure twin for the whole file. So both give the same
+columns; tests/spark/test_chunks_twin.py holds them to it on every Parquet file of the corpus, the fuzz inputs and
+random footers.
 """
 
 cimport cython
@@ -20,6 +25,38 @@ from lakestruct.errors import LakestructError
 cdef tuple _CATCH = (_struct.error, IndexError, ValueError, ArithmeticError, TypeError, LakestructError)
 #: number of data columns of CHUNKS_SCHEMA
 DEF NCOLS = 31
+#: tuple slots of the footer structs (see SLOTS)
+DEF RG_COLUMNS = 0
+DEF RG_NUM_ROWS = 2
+DEF CC_FILE_PATH = 0
+DEF CC_META_DATA = 2
+DEF CC_OFFSET_INDEX_OFFSET = 3
+DEF CC_OFFSET_INDEX_LENGTH = 4
+DEF CC_COLUMN_INDEX_OFFSET = 5
+DEF CC_COLUMN_INDEX_LENGTH = 6
+DEF CC_CRYPTO_METADATA = 7
+DEF CM_TYPE = 0
+DEF CM_ENCODINGS = 1
+DEF CM_PATH_IN_SCHEMA = 2
+DEF CM_CODEC = 3
+DEF CM_NUM_VALUES = 4
+DEF CM_TOTAL_UNCOMPRESSED_SIZE = 5
+DEF CM_TOTAL_COMPRESSED_SIZE = 6
+DEF CM_DATA_PAGE_OFFSET = 8
+DEF CM_DICTIONARY_PAGE_OFFSET = 10
+DEF CM_STATISTICS = 11
+DEF CM_ENCODING_STATS = 12
+DEF CM_BLOOM_FILTER_OFFSET = 13
+DEF CM_BLOOM_FILTER_LENGTH = 14
+DEF ST_MAX = 0
+DEF ST_MIN = 1
+DEF ST_NULL_COUNT = 2
+DEF ST_DISTINCT_COUNT = 3
+DEF ST_MAX_VALUE = 4
+DEF ST_MIN_VALUE = 5
+DEF ES_PAGE_TYPE = 0
+DEF ES_ENCODING = 1
+DEF ES_COUNT = 2
 
 
 class _Bail(Exception):
@@ -85,65 +122,19 @@ cdef object _stat_text(int physical, object conv, object raw):
         return "0x" + raw.hex()
 
 
-cdef extern from "Python.h":
-    PyObject** _PyObject_GetDictPtr(object obj)
-    PyObject* PyDict_GetItemWithError(object d, object key)
-
-
-@cython.final
-cdef class _Kind:
-    """Where the fields of one model class are: a model's instance dict (the frozen dataclasses of
-    lakestruct.parquet.model have no slots), else the class's defaults (a field the decoder left at its default is not
-    in the instance dict), kept for the last class seen."""
-    cdef object cls
-    cdef dict defaults
-
-    cdef inline dict of(self, object model):
-        cdef object cls = type(model)
-        if cls is not self.cls:
-            attrs = {}
-            for klass in reversed(cls.__mro__):
-                attrs.update(klass.__dict__)
-            self.cls, self.defaults = cls, attrs
-        return self.defaults
-
-
-#: the kinds of the models read (module-level: their class defaults are computed once per process)
-cdef _Kind k_cc = _Kind(), k_cm = _Kind(), k_st = _Kind(), k_es = _Kind()
-
-
-cdef inline dict _dict(object model):
-    cdef PyObject** p = _PyObject_GetDictPtr(model)
-    if p is NULL or p[0] is NULL:
-        raise _Bail()
-    return <dict>p[0]
-
-
-cdef inline object _get(object model, dict d, dict defaults, str name):
-    cdef PyObject* v = PyDict_GetItemWithError(d, name)
-    if v is not NULL:
-        return <object>v
-    v = PyDict_GetItemWithError(defaults, name)
-    if v is not NULL:
-        return <object>v
-    return getattr(model, name)
-
-
-cdef object _fallback(object cm, dict cmd, dict cmdef, _Kind k_es, object dictionary_page, object data_pages,
-                      frozenset dict_encodings):
-    es = _get(cm, cmd, cmdef, "encoding_stats")
+cdef object _fallback(tuple cm, object dictionary_page, object data_pages, frozenset dict_encodings):
+    es = cm[CM_ENCODING_STATS]
     if not es:
         return None
     cdef bint dictionary = False, fallback = False
-    cdef dict d, dd
+    cdef tuple d
     for s in es:
-        d = _dict(s)
-        dd = k_es.of(s)
-        if _get(s, d, dd, "count"):
-            pt = _get(s, d, dd, "page_type")
+        d = <tuple?>s
+        if d[ES_COUNT]:
+            pt = d[ES_PAGE_TYPE]
             if pt == dictionary_page:
                 dictionary = True
-            elif pt in data_pages and _get(s, d, dd, "encoding") not in dict_encodings:
+            elif pt in data_pages and d[ES_ENCODING] not in dict_encodings:
                 fallback = True
     return fallback if dictionary else False
 
@@ -160,7 +151,9 @@ def chunk_columns(object md, list leaves, int64_t footer_offset, Py_ssize_t firs
                   object dictionary_page, tuple data_pages):
     """(The data columns of the chunks of ``md``'s row groups from ``first`` on (a list of NCOLS lists), stopping
     after the row group that reaches ``max_rows`` rows; the next row group), or None: a chunk of those row groups
-    needs the pure twin."""
+    needs the pure twin. ``md`` is a FileMetaData whose row groups, column chunks, column metadata, statistics and
+    page encoding stats are tuples (``lakestruct.thrift.typed.decode_tuples``; slots: the CC_/CM_/ST_/ES_ constants,
+    checked against ``tuple_fields`` by the caller)."""
     cdef list out = [[] for _ in range(NCOLS)]
     cdef list c_rg = out[0], c_ci = out[1], c_path = out[2], c_type = out[3], c_logical = out[4], c_codec = out[5]
     cdef list c_enc = out[6], c_rgrows = out[7], c_nv = out[8], c_nulls = out[9], c_lo = out[10], c_hi = out[11]
@@ -169,52 +162,49 @@ def chunk_columns(object md, list leaves, int64_t footer_offset, Py_ssize_t firs
     cdef list c_oil = out[23], c_bfo = out[24], c_bfl = out[25], c_has_pi = out[26], c_has_bf = out[27]
     cdef list c_has_dict = out[28], c_fb = out[29], c_created = out[30]
     cdef Py_ssize_t ncols = len(leaves), rg_i = first, ci, n = 0
-    cdef tuple leaf
+    cdef tuple leaf, rg, cc, cm, st
     cdef int physical
-    cdef dict ccd, cmd, std, ccdef, cmdef, stdef
     created_by = md.created_by
     groups = md.row_groups
     cdef Py_ssize_t n_groups = len(groups)
     try:
         while rg_i < n_groups and n < max_rows:
-            rg = groups[rg_i]
-            rg_rows = rg.num_rows
+            rg = <tuple?>groups[rg_i]
+            rg_rows = rg[RG_NUM_ROWS]
             ci = 0
-            for chunk in rg.columns:
+            for chunk in <tuple?>rg[RG_COLUMNS]:
                 if ci >= ncols:
                     return None
                 leaf = <tuple?>leaves[ci]
-                ccd = _dict(chunk)
-                ccdef = k_cc.of(chunk)
-                cm = _get(chunk, ccd, ccdef, "meta_data")
-                if cm is None or _get(chunk, ccd, ccdef, "crypto_metadata") is not None or _get(chunk, ccd, ccdef, "file_path") is not None:
+                cc = <tuple?>chunk
+                meta = cc[CC_META_DATA]
+                if meta is None or cc[CC_CRYPTO_METADATA] is not None or cc[CC_FILE_PATH] is not None:
                     return None
-                cmd = _dict(cm)
-                cmdef = k_cm.of(cm)
-                dpo = _get(cm, cmd, cmdef, "dictionary_page_offset")
-                tcs = _get(cm, cmd, cmdef, "total_compressed_size")
-                data_page_offset = _get(cm, cmd, cmdef, "data_page_offset")
+                cm = <tuple?>meta
+                dpo = cm[CM_DICTIONARY_PAGE_OFFSET]
+                tcs = cm[CM_TOTAL_COMPRESSED_SIZE]
+                data_page_offset = cm[CM_DATA_PAGE_OFFSET]
                 if not _range_ok(data_page_offset, dpo, tcs, footer_offset):
                     return None
-                encs = _get(cm, cmd, cmdef, "encodings")
+                encs = cm[CM_ENCODINGS]
                 enc = enc_cache.get(encs)
                 if enc is None:
                     enc = enc_cache[encs] = ([_name(enc_names, e) for e in encs], any(e in dict_encodings for e in encs))
-                tus = _get(cm, cmd, cmdef, "total_uncompressed_size")
-                cio = _get(chunk, ccd, ccdef, "column_index_offset")
-                oio = _get(chunk, ccd, ccdef, "offset_index_offset")
-                bfo = _get(cm, cmd, cmdef, "bloom_filter_offset")
-                stats = _get(cm, cmd, cmdef, "statistics")
-                path = ".".join(_get(cm, cmd, cmdef, "path_in_schema"))
+                tus = cm[CM_TOTAL_UNCOMPRESSED_SIZE]
+                cio = cc[CC_COLUMN_INDEX_OFFSET]
+                oio = cc[CC_OFFSET_INDEX_OFFSET]
+                bfo = cm[CM_BLOOM_FILTER_OFFSET]
+                stats = cm[CM_STATISTICS]
+                path = ".".join(cm[CM_PATH_IN_SCHEMA])
                 c_rg.append(rg_i)
                 c_ci.append(ci)
                 c_path.append(path if path else leaf[0])
-                c_type.append(_name(type_names, _get(cm, cmd, cmdef, "type")))
+                c_type.append(_name(type_names, cm[CM_TYPE]))
                 c_logical.append(leaf[1])
-                c_codec.append(_name(codec_names, _get(cm, cmd, cmdef, "codec")))
+                c_codec.append(_name(codec_names, cm[CM_CODEC]))
                 c_enc.append(enc[0])
                 c_rgrows.append(rg_rows)
-                c_nv.append(_get(cm, cmd, cmdef, "num_values"))
+                c_nv.append(cm[CM_NUM_VALUES])
                 if stats is None:
                     c_nulls.append(None)
                     c_lo.append(None)
@@ -223,44 +213,57 @@ def chunk_columns(object md, list leaves, int64_t footer_offset, Py_ssize_t firs
                     c_hi_raw.append(None)
                     c_distinct.append(None)
                 else:
-                    std = _dict(stats)
-                    stdef = k_st.of(stats)
-                    lo = _get(stats, std, stdef, "min_value")
+                    st = <tuple?>stats
+                    lo = st[ST_MIN_VALUE]
                     if lo is None:
-                        lo = _get(stats, std, stdef, "min")
-                    hi = _get(stats, std, stdef, "max_value")
+                        lo = st[ST_MIN]
+                    hi = st[ST_MAX_VALUE]
                     if hi is None:
-                        hi = _get(stats, std, stdef, "max")
+                        hi = st[ST_MAX]
                     physical = leaf[2]
                     conv = leaf[3]
-                    c_nulls.append(_get(stats, std, stdef, "null_count"))
+                    c_nulls.append(st[ST_NULL_COUNT])
                     c_lo.append(_stat_text(physical, conv, lo))
                     c_hi.append(_stat_text(physical, conv, hi))
                     c_lo_raw.append(lo)
                     c_hi_raw.append(hi)
-                    c_distinct.append(_get(stats, std, stdef, "distinct_count"))
+                    c_distinct.append(st[ST_DISTINCT_COUNT])
                 c_tcs.append(tcs)
                 c_tus.append(tus)
                 c_ratio.append(tus / tcs if tcs > 0 else None)
                 c_dpo.append(data_page_offset)
                 c_dict.append(dpo)
                 c_cio.append(cio)
-                c_cil.append(_get(chunk, ccd, ccdef, "column_index_length"))
+                c_cil.append(cc[CC_COLUMN_INDEX_LENGTH])
                 c_oio.append(oio)
-                c_oil.append(_get(chunk, ccd, ccdef, "offset_index_length"))
+                c_oil.append(cc[CC_OFFSET_INDEX_LENGTH])
                 c_bfo.append(bfo)
-                c_bfl.append(_get(cm, cmd, cmdef, "bloom_filter_length"))
+                c_bfl.append(cm[CM_BLOOM_FILTER_LENGTH])
                 c_has_pi.append(cio is not None and oio is not None)
                 c_has_bf.append(bfo is not None)
                 c_has_dict.append((dpo is not None and dpo >= 4) or enc[1])
-                c_fb.append(_fallback(cm, cmd, cmdef, k_es, dictionary_page, data_pages, dict_encodings))
+                c_fb.append(_fallback(cm, dictionary_page, data_pages, dict_encodings))
                 c_created.append(created_by)
                 ci += 1
             n += ci
             rg_i += 1
-    except (_Bail, TypeError, AttributeError, KeyError):
+    except (_Bail, TypeError, AttributeError, IndexError):
         return None
     return out, rg_i
+
+
+#: the slots this loop reads (lakestruct.thrift.typed.tuple_fields order); sources.py checks them on import
+SLOTS = {
+    "RowGroup": {"columns": 0, "num_rows": 2},
+    "ColumnChunk": {"file_path": 0, "meta_data": 2, "offset_index_offset": 3, "offset_index_length": 4,
+                    "column_index_offset": 5, "column_index_length": 6, "crypto_metadata": 7},
+    "ColumnMetaData": {"type": 0, "encodings": 1, "path_in_schema": 2, "codec": 3, "num_values": 4,
+                       "total_uncompressed_size": 5, "total_compressed_size": 6, "data_page_offset": 8,
+                       "dictionary_page_offset": 10, "statistics": 11, "encoding_stats": 12, "bloom_filter_offset": 13,
+                       "bloom_filter_length": 14},
+    "Statistics": {"max": 0, "min": 1, "null_count": 2, "distinct_count": 3, "max_value": 4, "min_value": 5},
+    "PageEncodingStats": {"page_type": 0, "encoding": 1, "count": 2},
+}
 
 
 cdef void _flatten(object v, list out) except *:

@@ -32,7 +32,7 @@ import pyarrow as pa
 import lakestruct as _ls  # the rooms load on first use: a Spark worker that only plans a read imports none of them
 
 from ..errors import FormatError, LakestructError
-from ..source import open_source
+from ..source import ByteSource, open_source
 from . import columns
 from .rowsource import (
     BATCH_ROWS,
@@ -426,7 +426,12 @@ _SCHEMAS_MAX = 64
 def _schema_info(pq: parquet.ParquetFile) -> tuple[list[Any], list[_Leaf]]:
     """``pq.columns()`` and each leaf's :data:`_Leaf`, computed once per distinct schema (a malformed schema raises
     as ``pq.columns()`` does, every time)."""
-    key: Any = pq.metadata.schema
+    return _schema_info_of(pq.metadata.schema, pq.columns)
+
+
+def _schema_info_of(schema: tuple[parquet.SchemaElement, ...], columns: Any) -> tuple[list[Any], list[_Leaf]]:
+    """:func:`_schema_info` of a footer's schema, ``columns()`` giving its leaf columns (or raising)."""
+    key: Any = schema
     twin = _schema_key_twin()
     if twin is not None:  # the compiled twin's key: the models' fields flattened, far cheaper to hash and compare
         flat = twin(key)
@@ -437,8 +442,8 @@ def _schema_info(pq: parquet.ParquetFile) -> tuple[list[Any], list[_Leaf]]:
         key, hit = None, None
     if hit is not None:
         return hit
-    cols = pq.columns()
-    convert = _converters(pq.metadata.schema)
+    cols = columns()
+    convert = _converters(schema)
     info = (cols, [(c.name, _converted_name(c.element), int(c.physical_type), convert.get(i)) for i, c in enumerate(cols)])
     if key is not None:
         if len(_SCHEMAS) >= _SCHEMAS_MAX:
@@ -515,9 +520,8 @@ def _error_tuple(e: LakestructError) -> tuple[Any, ...]:
 
 
 @contextlib.contextmanager
-def _parquet_file(path: str) -> Iterator[parquet.ParquetFile | None]:
-    """The file ``path`` open as a ParquetFile when :func:`lakestruct.scan.detect` calls it Parquet, else None;
-    opened once for both (an error of the open itself raises as ``parquet.open`` raises it)."""
+def _parquet_source(path: str) -> Iterator[ByteSource | None]:
+    """The file ``path`` open when :func:`lakestruct.scan.detect` calls it Parquet, else None (opened once for both)."""
     if os.path.isdir(path):
         yield None
         return
@@ -531,29 +535,73 @@ def _parquet_file(path: str) -> Iterator[parquet.ParquetFile | None]:
             fmt = _ls.scan.detect_source(src, path)
         except LakestructError:
             fmt = None
-        if fmt != "parquet":
-            yield None
-            return
-        with _ls.parquet.open(src) as pq:
-            yield pq
+        yield src if fmt == "parquet" else None
 
 
 def _chunk_rows(path: str, options: Options) -> Iterator[Chunk]:
-    with _parquet_file(path) as pq:
-        if pq is None:
+    with _parquet_source(path) as src:
+        if src is None:
             return
-        md = pq.metadata
-        _, leaves = _schema_info(pq)
-        twin = _chunks_twin()
-        n_groups, rg = len(md.row_groups), 0
-        while twin is not None and rg < n_groups:  # the compiled twin, a batch of row groups at a time
-            got = twin(md, leaves, pq.footer.offset, rg, BATCH_ROWS)
-            if got is None:  # a chunk needs an error row: the pure twin builds those row groups
-                break
-            data, rg = got
-            yield Columns(CHUNKS_SCHEMA, data)
-        if rg < n_groups:
-            yield from _pure_chunk_rows(pq, leaves, rg)
+        fast = _fast_chunk_columns(src)
+        if fast is not None:
+            yield from fast
+            return
+        with _ls.parquet.open(src) as pq:  # the pure twin: the footer's models, and every error row
+            _, leaves = _schema_info(pq)
+            yield from _pure_chunk_rows(pq, leaves)
+
+
+def _fast_chunk_columns(src: ByteSource) -> list[Columns] | None:
+    """The rows of a Parquet file by the compiled twin (``_chunks_c.chunk_columns`` over the footer decoded into tuples,
+    ``lakestruct.thrift.typed.decode_tuples``), or None: the twin is not built, or anything about the file is not
+    plain (the footer's place, its decoding, the schema, a chunk that needs an error row); the pure twin then reads
+    it through ``ParquetFile`` and says what is wrong."""
+    twin = _chunks_twin()
+    if twin is None:
+        return None
+    pq_mod = _ls.parquet
+    try:
+        size = src.size
+        if size < 12:
+            return None
+        tail_len = min(size, pq_mod.read.DEFAULT_TAIL_HINT)  # as ParquetFile reads the footer
+        tail = src.read(size - tail_len, tail_len)
+        if tail[-4:] != pq_mod.MAGIC or (tail[:4] if size <= tail_len else src.read(0, 4)) != pq_mod.MAGIC:
+            return None
+        flen = int.from_bytes(tail[-8:-4], "little")
+        if not 0 < flen <= size - 12:
+            return None
+        foff = size - 8 - flen
+        footer = tail[tail_len - 8 - flen : tail_len - 8] if flen + 8 <= tail_len else src.read(foff, flen)
+        got = _typed().decode_tuples(pq_mod.model.FileMetaData, footer, tuples=_tuple_classes())
+        if got is None:
+            return None
+        md = got[0]
+        _, leaves = _schema_info_of(md.schema, lambda: pq_mod.leaf_columns(md.schema))
+    except LakestructError:
+        return None
+    out: list[Columns] = []
+    rg, n_groups = 0, len(md.row_groups)
+    while rg < n_groups:  # a batch of row groups at a time
+        step = twin(md, leaves, foff, rg, BATCH_ROWS)
+        if step is None:
+            return None
+        data, rg = step
+        out.append(Columns(CHUNKS_SCHEMA, data))
+    return out
+
+
+def _typed() -> Any:
+    from ..thrift import typed
+
+    return typed
+
+
+@functools.cache
+def _tuple_classes() -> frozenset[type]:
+    """The footer structs the compiled twin reads as tuples (the per-chunk ones)."""
+    m = _ls.parquet.model
+    return frozenset({m.RowGroup, m.ColumnChunk, m.ColumnMetaData, m.Statistics, m.PageEncodingStats, m.SizeStatistics})
 
 
 def _pure_chunk_rows(pq: parquet.ParquetFile, leaves: list[_Leaf], first: int = 0) -> Iterator[Chunk]:
@@ -645,6 +693,11 @@ def _chunks_twin() -> Any:
         return None
     from ..parquet.model import CompressionCodec, Encoding, Type
 
+    tuple_fields = _typed().tuple_fields
+    for cls_name, slots in _chunks_c.SLOTS.items():  # the twin reads these tuple slots: they must be the decoder's
+        fields = tuple_fields(getattr(_ls.parquet.model, cls_name))
+        if any(fields[i] != name for name, i in slots.items()):
+            return None
     c = _chunks_c.chunk_columns
     names = (_names(Type), _names(CompressionCodec), _names(Encoding))
     data_pages = (_DATA_PAGE, _DATA_PAGE_V2)
@@ -667,10 +720,11 @@ PARQUET_CHUNKS = RowSource(
 
 def _page_rows(path: str, options: Options) -> Iterator[Chunk]:
     check_crc = option_bool(options, "check_crc", True)
-    with _parquet_file(path) as pq:
-        if pq is not None:
-            twin = getattr(_chunks_module(), "page_columns", None)
-            yield from (_page_columns(twin, pq, check_crc) if twin is not None else _pure_page_rows(pq, check_crc))
+    with _parquet_source(path) as src:
+        if src is not None:
+            with _ls.parquet.open(src) as pq:
+                twin = getattr(_chunks_module(), "page_columns", None)
+                yield from (_page_columns(twin, pq, check_crc) if twin is not None else _pure_page_rows(pq, check_crc))
 
 
 def _chunks_of(pq: parquet.ParquetFile, n_leaves: int) -> Iterator[tuple[int, int]]:

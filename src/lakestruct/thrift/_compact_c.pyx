@@ -348,7 +348,67 @@ cdef class _Reader:
         PyObject_GC_UnTrack(out)  # holds only atomic values or untracked models: no cycle possible
         return out
 
+    cdef object ttuple(self, _Plan plan, int depth):
+        """:meth:`tstruct` for a plan in tuple mode: the same reading and the same checks (bailing where it bails),
+        the values stored in a tuple (declaration order, then ``unknown``) instead of a model."""
+        cdef list vals = list(plan.slot_defaults)
+        cdef list unknown = None
+        cdef int fid = 0
+        cdef int t = 0
+        cdef uint64_t seen = 0
+        cdef uint64_t got = 0
+        cdef uint64_t bit
+        cdef set seen_hi = None
+        cdef int code
+        cdef uint64_t u
+        cdef Py_ssize_t start
+        if depth > MAX_DEPTH:
+            raise _Bail()
+        while self.field_header(&fid, &t):
+            if fid < 64:
+                bit = (<uint64_t>1) << fid
+                if seen & bit:
+                    raise _Bail()
+                seen |= bit
+            else:
+                if seen_hi is None:
+                    seen_hi = set()
+                if fid in seen_hi:
+                    raise _Bail()
+                seen_hi.add(fid)
+            if fid < MAXF and plan.codes[fid] >= 0 and (plan.masks[fid] >> t) & 1:
+                got |= (<uint64_t>1) << fid
+                code = plan.codes[fid]
+                if code == K_BOOL:
+                    vals[plan.slots[fid]] = t == 1
+                elif (code == K_I32 or code == K_I64) and self.pos < self.end and self.p[self.pos] < 0x80:
+                    u = self.p[self.pos]
+                    self.pos += 1
+                    vals[plan.slots[fid]] = <int64_t>(u >> 1) ^ -(<int64_t>(u & 1))
+                else:
+                    vals[plan.slots[fid]] = self.tvalue(code, t, plan.subs[fid], depth)
+                continue
+            if unknown is None:
+                unknown = []
+            if t == 1:
+                unknown.append((fid, t, True))
+            elif t == 2:
+                unknown.append((fid, t, False))
+            elif t == 9 or t == 10 or t == 11 or t == 12:
+                start = self.pos
+                self.gskip(t, depth)
+                unknown.append((fid, t, RawEncoded(t, PyBytes_FromStringAndSize(<const char*>(self.p + start), self.pos - start))))
+            else:
+                unknown.append((fid, t, self.gvalue(t, depth)))
+        if (got & plan.required) != plan.required:
+            raise _Bail()
+        if unknown is not None:
+            vals[len(vals) - 1] = tuple(unknown)
+        return tuple(vals)
+
     cdef object tstruct(self, _Plan plan, int depth):
+        if plan.as_tuple:
+            return self.ttuple(plan, depth)
         cdef dict d = _PyDict_NewPresized(plan.nfields)  # absent fields read their dataclass defaults from the class
         cdef list unknown = None
         cdef int fid = 0
@@ -441,6 +501,10 @@ cdef class _Plan:
     cdef list subs
     cdef uint64_t required
     cdef Py_ssize_t nfields
+    # tuple mode (decode_tuples): the struct becomes a tuple of its fields in declaration order, then `unknown`
+    cdef bint as_tuple
+    cdef int slots[MAXF]
+    cdef list slot_defaults
 
 
 cdef object _sub(int code, object sub):
@@ -484,6 +548,68 @@ cdef _Plan _cplan(list plan):
     for fid, _name in plan[2]:
         cp.required |= (<uint64_t>1) << <int>fid
     return cp
+
+
+cdef object _sub_t(int code, object sub, frozenset classes, dict memo):
+    if code == K_STRUCT:
+        return _cplan_t(sub, classes, memo)
+    if code == K_LIST:
+        e = _Elem()
+        e.code = sub[0]
+        e.mask = sub[1]
+        e.sub = _sub_t(sub[0], sub[2], classes, memo)
+        return e
+    return sub
+
+
+cdef _Plan _cplan_t(list plan, frozenset classes, dict memo):
+    """A copy of the C plan tree of ``plan`` in which the structs of ``classes`` decode into tuples."""
+    cdef _Plan base = _cplan(plan)
+    cdef _Plan cp
+    cdef int i, slot
+    key = id(plan)
+    if key in memo:
+        return <_Plan>memo[key]
+    cp = _Plan()
+    memo[key] = cp  # before recursing
+    cp.cls = base.cls
+    cp.defaults = base.defaults
+    cp.names = list(base.names)
+    cp.subs = [None] * MAXF
+    cp.required = base.required
+    cp.nfields = base.nfields
+    cp.as_tuple = base.cls in classes
+    for i in range(MAXF):
+        cp.codes[i] = base.codes[i]
+        cp.masks[i] = base.masks[i]
+        cp.slots[i] = -1
+    slot = 0
+    cp.slot_defaults = []
+    for fid, spec in (<dict>plan[1]).items():  # declaration order
+        cp.subs[fid] = _sub_t(spec[1], spec[3], classes, memo)
+        cp.slots[fid] = slot
+        cp.slot_defaults.append(base.defaults.get(spec[0]))
+        slot += 1
+    cp.slot_defaults.append(())  # unknown
+    return cp
+
+
+cdef dict _TPLANS = {}
+
+
+def decode_tuples(bytes buf, Py_ssize_t pos, Py_ssize_t end, list plan, frozenset classes):
+    """:func:`decode_model` with the structs of ``classes`` decoded into tuples (their fields in declaration order,
+    then ``unknown``): (value, position after it), or None when the pure-Python path must decide."""
+    key = (id(plan), classes)
+    cp = _TPLANS.get(key)
+    if cp is None:
+        cp = _TPLANS[key] = _cplan_t(plan, classes, {})
+    cdef _Reader r = _reader(buf, pos, end)
+    try:
+        obj = r.tstruct(<_Plan>cp, 0)
+    except _Bail:
+        return None
+    return obj, r.pos
 
 
 cdef _Reader _reader(bytes buf, Py_ssize_t pos, Py_ssize_t end):

@@ -46,7 +46,8 @@ from .compact import (
     decode_struct_py,
 )
 
-__all__ = ["COMPILED", "clear_cache", "compiled_plan", "decode_model", "decode_model_py", "from_raw", "make", "to_raw", "wire_type"]
+__all__ = ["COMPILED", "clear_cache", "compiled_plan", "decode_model", "decode_model_py", "decode_tuples", "from_raw", "make", "to_raw",
+           "tuple_fields", "wire_type"]
 
 M = TypeVar("M")
 
@@ -370,6 +371,24 @@ def decode_model(cls: type[M], buf: bytes, pos: int = 0, end: int | None = None,
         if got is not None:
             return got  # type: ignore[no-any-return]
     return decode_model_py(cls, buf, pos, end, base=base, path=path)
+
+
+def tuple_fields(cls: type) -> tuple[str, ...]:
+    """The slots of ``cls`` decoded by :func:`decode_tuples`: its Thrift fields in declaration order, then ``unknown``."""
+    return (*(name for _fid, name, _kind, _req in cls._THRIFT), "unknown")  # type: ignore[attr-defined]
+
+
+def decode_tuples(cls: type, buf: bytes, pos: int = 0, end: int | None = None, *, tuples: frozenset[type]) -> tuple[Any, int] | None:
+    """:func:`decode_model`, except that the structs of the classes in ``tuples`` become plain tuples of their fields
+    (:func:`tuple_fields` order; absent fields hold their defaults): (value, position after it). The compiled twin
+    only: None when it is not built or declines (anything unusual, every error: :func:`decode_model` then decides).
+    Its reading and checks are those of the compiled :func:`decode_model`, so a value it returns holds exactly the
+    values of the models that would be built (for readers that go over many small structs once)."""
+    check_range(len(buf), pos, end)
+    if _compiled is None or not isinstance(buf, bytes):
+        return None
+    got: tuple[Any, int] | None = _compiled.decode_tuples(buf, pos, len(buf) if end is None else end, compiled_plan(cls), tuples)
+    return got
 
 
 def _to_raw_value(kind: Any, v: Any) -> Any:
