@@ -19,11 +19,24 @@ settings.register_profile("ci", max_examples=200, deadline=None, suppress_health
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
+#: the groups whose tests wait for an oracle's cached environment (built by tests/prepare_oracles.py in the background
+#: while `make test` lints): they run last, so that no worker sits waiting while other tests could run
+ORACLE_GROUPS = frozenset({"iceberg_java", "pypaimon", "paimon-java", "wheel-build"})
+
+
+def _oracle_group(item: pytest.Item) -> bool:
+    m = item.get_closest_marker("xdist_group")
+    return m is not None and (m.kwargs.get("name") or (m.args[0] if m.args else None)) in ORACLE_GROUPS
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """On an xdist worker under ``--dist loadgroup``, xdist has suffixed each grouped test's id with ``@group``; if a
+    """The tests that wait for an oracle go last (:data:`ORACLE_GROUPS`; the order is otherwise kept).
+
+    On an xdist worker under ``--dist loadgroup``, xdist has suffixed each grouped test's id with ``@group``; if a
     pytest/xdist pairing stops doing that, groups scatter over the workers (two Spark sessions, oracle writers racing
     on their caches): fail the run instead."""
+    items[:] = sorted(items, key=_oracle_group)  # stable: False (the others) first
     if not getattr(config.option, "loadgroup", False):
         return
     lost = [i.nodeid for i in items if i.get_closest_marker("xdist_group") is not None and "@" not in i.nodeid]
