@@ -604,9 +604,9 @@ def _tuple_classes() -> frozenset[type]:
     return frozenset({m.RowGroup, m.ColumnChunk, m.ColumnMetaData, m.Statistics, m.PageEncodingStats, m.SizeStatistics})
 
 
-def _pure_chunk_rows(pq: parquet.ParquetFile, leaves: list[_Leaf], first: int = 0) -> Iterator[Chunk]:
-    """The rows of ``pq``'s chunks from row group ``first`` on, as :class:`Rows` (the pure twin of
-    ``_chunks_c.chunk_columns``; it also builds the error rows)."""
+def _pure_chunk_rows(pq: parquet.ParquetFile, leaves: list[_Leaf]) -> Iterator[Chunk]:
+    """The rows of ``pq``'s chunks as :class:`Rows` (the pure twin of ``_chunks_c.chunk_columns``; it also builds the
+    error rows)."""
     from ..parquet.model import CompressionCodec, Encoding, Type
 
     type_names, codec_names, enc_names = _names(Type), _names(CompressionCodec), _names(Encoding)
@@ -616,8 +616,7 @@ def _pure_chunk_rows(pq: parquet.ParquetFile, leaves: list[_Leaf], first: int = 
     ncols = len(leaves)
     created_by = md.created_by
     footer_offset = pq.footer.offset
-    for rg_i in range(first, len(md.row_groups)):
-        rg = md.row_groups[rg_i]
+    for rg_i, rg in enumerate(md.row_groups):
         rg_rows = rg.num_rows
         for ci, cc in enumerate(rg.columns):
             leaf = leaves[ci] if ci < ncols else None
