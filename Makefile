@@ -78,7 +78,7 @@ typecheck: $(STAMP)
 test: install $(BROWSER)
 	@LAKESTRUCT_SHARED=$(abspath $(SHARED)) $(PY) -m tests.prepare_oracles > $(VENV)/oracles.log 2>&1 &
 	@$(MAKE) --no-print-directory check-gen lint typecheck
-	LAKESTRUCT_SHARED=$(abspath $(SHARED)) $(PY) -m pytest -q -n $(PYTEST_N) --dist loadgroup -p no:cacheprovider
+	LAKESTRUCT_SHARED=$(abspath $(SHARED)) $(PY) -m pytest -q -n $(PYTEST_N) --dist loadgroup --no-loadscope-reorder -p no:cacheprovider
 
 bench: install
 	LAKESTRUCT_SHARED=$(abspath $(SHARED)) $(PY) bench/run.py

@@ -20,23 +20,28 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
 #: the groups whose tests wait for an oracle's cached environment (built by tests/prepare_oracles.py in the background
-#: while `make test` lints): they run last, so that no worker sits waiting while other tests could run
+#: while `make test` lints): they run last, so that no worker sits waiting while other tests could run. `make test`
+#: passes --no-loadscope-reorder, so xdist hands out the groups in this order (by default it starts with the largest)
 ORACLE_GROUPS = frozenset({"iceberg_java", "pypaimon", "paimon-java", "wheel-build"})
+#: the one long group that needs nothing built: it goes first, while the other worker takes the modules
+FIRST_GROUPS = frozenset({"spark"})
 
 
-def _oracle_group(item: pytest.Item) -> bool:
+def _order(item: pytest.Item) -> int:
     m = item.get_closest_marker("xdist_group")
-    return m is not None and (m.kwargs.get("name") or (m.args[0] if m.args else None)) in ORACLE_GROUPS
+    group = (m.kwargs.get("name") or (m.args[0] if m.args else None)) if m is not None else None
+    return 0 if group in FIRST_GROUPS else 2 if group in ORACLE_GROUPS else 1
 
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The tests that wait for an oracle go last (:data:`ORACLE_GROUPS`; the order is otherwise kept).
+    """The Spark session's tests first, those that wait for an oracle last (:data:`FIRST_GROUPS`,
+    :data:`ORACLE_GROUPS`; the order is otherwise kept).
 
     On an xdist worker under ``--dist loadgroup``, xdist has suffixed each grouped test's id with ``@group``; if a
     pytest/xdist pairing stops doing that, groups scatter over the workers (two Spark sessions, oracle writers racing
     on their caches): fail the run instead."""
-    items[:] = sorted(items, key=_oracle_group)  # stable: False (the others) first
+    items[:] = sorted(items, key=_order)  # stable
     if not getattr(config.option, "loadgroup", False):
         return
     lost = [i.nodeid for i in items if i.get_closest_marker("xdist_group") is not None and "@" not in i.nodeid]
