@@ -348,6 +348,49 @@ cdef class _Reader:
         PyObject_GC_UnTrack(out)  # holds only atomic values or untracked models: no cycle possible
         return out
 
+    cdef inline set once(self, int fid, uint64_t* seen, set seen_hi):
+        """Bails on a field id met before in this struct (the pure-Python path's dict semantics decide duplicates);
+        the set of ids >= 64 seen, created on the first."""
+        cdef uint64_t bit
+        if fid < 64:
+            bit = (<uint64_t>1) << fid
+            if seen[0] & bit:
+                raise _Bail()
+            seen[0] |= bit
+            return seen_hi
+        if seen_hi is None:
+            seen_hi = set()
+        if fid in seen_hi:
+            raise _Bail()
+        seen_hi.add(fid)
+        return seen_hi
+
+    cdef inline object known_field(self, _Plan plan, int fid, int t, int depth):
+        """The value of field ``fid`` of ``plan`` (its wire type ``t`` accepted)."""
+        cdef int code = plan.codes[fid]
+        cdef uint64_t u
+        if code == K_BOOL:
+            return t == 1
+        if (code == K_I32 or code == K_I64) and self.pos < self.end and self.p[self.pos] < 0x80:
+            # one-byte varint: always in range
+            u = self.p[self.pos]
+            self.pos += 1
+            return <int64_t>(u >> 1) ^ -(<int64_t>(u & 1))
+        return self.tvalue(code, t, plan.subs[fid], depth)
+
+    cdef inline tuple unknown_field(self, int fid, int t, int depth):
+        """(id, wire type, value) of a field the plan does not take; a container is kept as its encoded bytes."""
+        cdef Py_ssize_t start
+        if t == 1:
+            return (fid, t, True)
+        if t == 2:
+            return (fid, t, False)
+        if t == 9 or t == 10 or t == 11 or t == 12:
+            start = self.pos
+            self.gskip(t, depth)
+            return (fid, t, RawEncoded(t, PyBytes_FromStringAndSize(<const char*>(self.p + start), self.pos - start)))
+        return (fid, t, self.gvalue(t, depth))
+
     cdef object ttuple(self, _Plan plan, int depth):
         """:meth:`tstruct` for a plan in tuple mode: the same reading and the same checks (bailing where it bails),
         the values stored in a tuple (declaration order, then ``unknown``) instead of a model."""
@@ -357,49 +400,18 @@ cdef class _Reader:
         cdef int t = 0
         cdef uint64_t seen = 0
         cdef uint64_t got = 0
-        cdef uint64_t bit
         cdef set seen_hi = None
-        cdef int code
-        cdef uint64_t u
-        cdef Py_ssize_t start
         if depth > MAX_DEPTH:
             raise _Bail()
         while self.field_header(&fid, &t):
-            if fid < 64:
-                bit = (<uint64_t>1) << fid
-                if seen & bit:
-                    raise _Bail()
-                seen |= bit
-            else:
-                if seen_hi is None:
-                    seen_hi = set()
-                if fid in seen_hi:
-                    raise _Bail()
-                seen_hi.add(fid)
+            seen_hi = self.once(fid, &seen, seen_hi)
             if fid < MAXF and plan.codes[fid] >= 0 and (plan.masks[fid] >> t) & 1:
                 got |= (<uint64_t>1) << fid
-                code = plan.codes[fid]
-                if code == K_BOOL:
-                    vals[plan.slots[fid]] = t == 1
-                elif (code == K_I32 or code == K_I64) and self.pos < self.end and self.p[self.pos] < 0x80:
-                    u = self.p[self.pos]
-                    self.pos += 1
-                    vals[plan.slots[fid]] = <int64_t>(u >> 1) ^ -(<int64_t>(u & 1))
-                else:
-                    vals[plan.slots[fid]] = self.tvalue(code, t, plan.subs[fid], depth)
+                vals[plan.slots[fid]] = self.known_field(plan, fid, t, depth)
                 continue
             if unknown is None:
                 unknown = []
-            if t == 1:
-                unknown.append((fid, t, True))
-            elif t == 2:
-                unknown.append((fid, t, False))
-            elif t == 9 or t == 10 or t == 11 or t == 12:
-                start = self.pos
-                self.gskip(t, depth)
-                unknown.append((fid, t, RawEncoded(t, PyBytes_FromStringAndSize(<const char*>(self.p + start), self.pos - start))))
-            else:
-                unknown.append((fid, t, self.gvalue(t, depth)))
+            unknown.append(self.unknown_field(fid, t, depth))
         if (got & plan.required) != plan.required:
             raise _Bail()
         if unknown is not None:
@@ -415,57 +427,27 @@ cdef class _Reader:
         cdef int t = 0
         cdef uint64_t seen = 0
         cdef uint64_t got = 0  # fields set (accepted wire type)
-        cdef uint64_t bit
         cdef set seen_hi = None
         cdef int code
-        cdef uint64_t u
         cdef bint acyclic = True
         cdef object value
-        cdef Py_ssize_t start
         if depth > MAX_DEPTH:
             raise _Bail()
         while self.field_header(&fid, &t):
             # duplicate ids: the pure-Python path's dict semantics decide
-            if fid < 64:
-                bit = (<uint64_t>1) << fid
-                if seen & bit:
-                    raise _Bail()
-                seen |= bit
-            else:
-                if seen_hi is None:
-                    seen_hi = set()
-                if fid in seen_hi:
-                    raise _Bail()
-                seen_hi.add(fid)
+            seen_hi = self.once(fid, &seen, seen_hi)
             if fid < MAXF and plan.codes[fid] >= 0 and (plan.masks[fid] >> t) & 1:
                 got |= (<uint64_t>1) << fid
+                value = self.known_field(plan, fid, t, depth)
                 code = plan.codes[fid]
-                if code == K_BOOL:
-                    d[plan.names[fid]] = t == 1
-                elif (code == K_I32 or code == K_I64) and self.pos < self.end and self.p[self.pos] < 0x80:
-                    # one-byte varint: always in range
-                    u = self.p[self.pos]
-                    self.pos += 1
-                    d[plan.names[fid]] = <int64_t>(u >> 1) ^ -(<int64_t>(u & 1))
-                else:
-                    value = self.tvalue(code, t, plan.subs[fid], depth)
-                    if (code == K_STRUCT or code == K_LIST) and PyObject_GC_IsTracked(value):
-                        acyclic = False
-                    d[plan.names[fid]] = value
+                if (code == K_STRUCT or code == K_LIST) and PyObject_GC_IsTracked(value):
+                    acyclic = False
+                d[plan.names[fid]] = value
                 continue
             if unknown is None:
                 unknown = []
                 acyclic = False
-            if t == 1:
-                unknown.append((fid, t, True))
-            elif t == 2:
-                unknown.append((fid, t, False))
-            elif t == 9 or t == 10 or t == 11 or t == 12:  # a container: kept as its encoded bytes
-                start = self.pos
-                self.gskip(t, depth)
-                unknown.append((fid, t, RawEncoded(t, PyBytes_FromStringAndSize(<const char*>(self.p + start), self.pos - start))))
-            else:
-                unknown.append((fid, t, self.gvalue(t, depth)))
+            unknown.append(self.unknown_field(fid, t, depth))
         if (got & plan.required) != plan.required:
             raise _Bail()
         if unknown is not None:
