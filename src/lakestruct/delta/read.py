@@ -18,13 +18,13 @@ import decimal
 import json
 import os
 from collections.abc import Callable, Iterator
-from dataclasses import fields as dataclass_fields
 from typing import Any
 from urllib.parse import unquote
 
 import numpy as np
 import numpy.typing as npt
 
+from .._frozen import constructor
 from ..errors import FormatError, LakestructError, SourceError, UsageError
 from ..roaring.read import DEFAULT_MAX_POSITIONS
 from ..tables.model import DeleteFile, LiveFile, Orphan, SnapshotInfo, TableState
@@ -87,22 +87,9 @@ def decode_native(raw: bytes, *, path: str, offset: int | None, max_positions: i
     return np.concatenate(parts) if parts else np.empty(0, dtype=np.int64)
 
 
-def _model(cls: type) -> Callable[..., Any]:
-    """A fast constructor of a frozen dataclass from its values in field order (sets the attribute dict at once)."""
-    names = tuple(f.name for f in dataclass_fields(cls))
-    new = object.__new__
-
-    def make(*values: Any) -> Any:
-        obj: Any = new(cls)
-        obj.__dict__.update(zip(names, values))  # noqa: B905 - as many values as names, by construction
-        return obj
-
-    return make
-
-
-_new_add = _model(AddFile)
-_new_live = _model(LiveFile)
-_new_where = _model(Where)
+_new_add = constructor(AddFile)
+_new_live = constructor(LiveFile)
+_new_where = constructor(Where)
 
 
 def _field_error(where: Where, field: str, msg: str, rule: str = "delta.action.field") -> FormatError:

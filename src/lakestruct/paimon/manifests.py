@@ -5,9 +5,9 @@ decoded into models, by the compiled Avro plan where it applies and a checked pa
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import fields as dataclass_fields
 from typing import Any
 
+from .._frozen import constructor
 from ..avro.container import MAGIC as AVRO_MAGIC
 from ..avro.container import AvroFile, read_avro_records
 from ..avro.plan import decode_block, plan_for
@@ -135,22 +135,9 @@ def _str_list(r: _Rec, key: str) -> tuple[str, ...] | None:
     return tuple(v)
 
 
-def _model(cls: type, names: tuple[str, ...]) -> Any:
-    """A constructor of a frozen dataclass from its values in field order that sets the instance's attribute dict at
-    once (what the dataclass's __init__ ends with, one attribute at a time; the compiled twin does the same)."""
-    new = object.__new__
-
-    def make(*values: Any) -> Any:
-        obj: Any = new(cls)
-        obj.__dict__.update(zip(names, values))  # noqa: B905 - as many values as names, by construction
-        return obj
-
-    return make
-
-
-_new_stats = _model(SimpleStats, ("min_values", "max_values", "null_counts"))
-_new_data_file = _model(DataFileMeta, tuple(f.name for f in dataclass_fields(DataFileMeta)))
-_new_entry = _model(ManifestEntry, tuple(f.name for f in dataclass_fields(ManifestEntry)))
+_new_stats = constructor(SimpleStats)
+_new_data_file = constructor(DataFileMeta)
+_new_entry = constructor(ManifestEntry)
 
 
 def _fast_stats(v: Any) -> SimpleStats | bool | None:

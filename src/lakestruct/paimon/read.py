@@ -4,7 +4,8 @@
 - :mod:`lakestruct.paimon.manifests`: manifest lists, data manifests, index manifests (Avro, ORC, Parquet);
 - :mod:`lakestruct.paimon.table`: the table (partitions, statistics, live data files, deletion vectors, orphans).
 
-Every name this module had is still here (``from lakestruct.paimon.read import parse_snapshot`` keeps working).
+Every name this module had is still here (``from lakestruct.paimon.read import parse_snapshot`` keeps working),
+but ``_model``: the fast dataclass constructor is now :func:`lakestruct._frozen.constructor`, shared with Delta.
 Nothing is written. Every malformed input is a :class:`lakestruct.FormatError` whose rule starts with ``paimon.``
 (or ``paimon-dv.``/``roaring*.`` for the deletion vectors, read by :mod:`lakestruct.deletes`).
 """
@@ -32,9 +33,6 @@ from .manifests import (
 )
 from .manifests import (
     _manifest_file_meta as _manifest_file_meta,
-)
-from .manifests import (
-    _model as _model,
 )
 from .manifests import (
     _new_data_file as _new_data_file,
