@@ -16,7 +16,6 @@ random footers.
 cimport cython
 from libc.stdint cimport int32_t, int64_t
 from libc.string cimport memcpy
-from cpython.object cimport PyObject
 
 import struct as _struct
 
@@ -252,17 +251,22 @@ def chunk_columns(object md, list leaves, int64_t footer_offset, Py_ssize_t firs
     return out, rg_i
 
 
-#: the slots this loop reads (lakestruct.thrift.typed.tuple_fields order); sources.py checks them on import
+#: the slots this loop reads (the DEF constants above, in lakestruct.thrift.typed.tuple_fields order); sources.py
+#: checks them against tuple_fields before the twin's first use
 SLOTS = {
-    "RowGroup": {"columns": 0, "num_rows": 2},
-    "ColumnChunk": {"file_path": 0, "meta_data": 2, "offset_index_offset": 3, "offset_index_length": 4,
-                    "column_index_offset": 5, "column_index_length": 6, "crypto_metadata": 7},
-    "ColumnMetaData": {"type": 0, "encodings": 1, "path_in_schema": 2, "codec": 3, "num_values": 4,
-                       "total_uncompressed_size": 5, "total_compressed_size": 6, "data_page_offset": 8,
-                       "dictionary_page_offset": 10, "statistics": 11, "encoding_stats": 12, "bloom_filter_offset": 13,
-                       "bloom_filter_length": 14},
-    "Statistics": {"max": 0, "min": 1, "null_count": 2, "distinct_count": 3, "max_value": 4, "min_value": 5},
-    "PageEncodingStats": {"page_type": 0, "encoding": 1, "count": 2},
+    "RowGroup": {"columns": RG_COLUMNS, "num_rows": RG_NUM_ROWS},
+    "ColumnChunk": {"file_path": CC_FILE_PATH, "meta_data": CC_META_DATA, "offset_index_offset": CC_OFFSET_INDEX_OFFSET,
+                    "offset_index_length": CC_OFFSET_INDEX_LENGTH, "column_index_offset": CC_COLUMN_INDEX_OFFSET,
+                    "column_index_length": CC_COLUMN_INDEX_LENGTH, "crypto_metadata": CC_CRYPTO_METADATA},
+    "ColumnMetaData": {"type": CM_TYPE, "encodings": CM_ENCODINGS, "path_in_schema": CM_PATH_IN_SCHEMA, "codec": CM_CODEC,
+                       "num_values": CM_NUM_VALUES, "total_uncompressed_size": CM_TOTAL_UNCOMPRESSED_SIZE,
+                       "total_compressed_size": CM_TOTAL_COMPRESSED_SIZE, "data_page_offset": CM_DATA_PAGE_OFFSET,
+                       "dictionary_page_offset": CM_DICTIONARY_PAGE_OFFSET, "statistics": CM_STATISTICS,
+                       "encoding_stats": CM_ENCODING_STATS, "bloom_filter_offset": CM_BLOOM_FILTER_OFFSET,
+                       "bloom_filter_length": CM_BLOOM_FILTER_LENGTH},
+    "Statistics": {"max": ST_MAX, "min": ST_MIN, "null_count": ST_NULL_COUNT, "distinct_count": ST_DISTINCT_COUNT,
+                   "max_value": ST_MAX_VALUE, "min_value": ST_MIN_VALUE},
+    "PageEncodingStats": {"page_type": ES_PAGE_TYPE, "encoding": ES_ENCODING, "count": ES_COUNT},
 }
 
 
