@@ -97,6 +97,8 @@ def _entries(m: Any) -> Any:
 
 
 def _twin() -> Any:
+    """The compiled module ``spark/_chunks_c`` (the ``chunks`` twin), or None: not built, forced off
+    (``LAKESTRUCT_PURE=chunks``) or a big-endian machine (it reads and writes buffers in the machine's byte order)."""
     global _TWIN
     if _TWIN is False:
         _TWIN = None

@@ -668,17 +668,9 @@ def _schema_key_twin() -> Any:
 
 @functools.cache
 def _chunks_module() -> Any:
-    import sys
-
-    from .._twins import forced_pure
-
-    if forced_pure("chunks") or sys.byteorder != "little":
-        return None
-    try:
-        from . import _chunks_c  # type: ignore[attr-defined,unused-ignore]
-    except ImportError:
-        return None
-    return _chunks_c
+    """The compiled module ``_chunks_c``, or None (not built, ``LAKESTRUCT_PURE=chunks``, big-endian): looked up once,
+    by :mod:`.columns`, whose builders use it too."""
+    return columns._twin()
 
 
 @functools.cache
