@@ -313,18 +313,10 @@ def iter_manifest(data: bytes, *, name: str = "", manifest: ManifestFile | None 
             sid, seq, fseq = raw_sid, raw_seq, raw_fseq
             if inherit:
                 assert manifest is not None
-                if sid is None:
-                    sid = manifest.added_snapshot_id
-                if version == 1:
-                    seq = 0 if seq is None else seq
-                    fseq = 0 if fseq is None else fseq
-                else:
-                    if (seq is None or fseq is None) and status != EntryStatus.ADDED:
-                        key = "sequence_number" if seq is None else "file_sequence_number"
-                        raise _err(f"{key} is null on an entry that is not ADDED (only ADDED entries inherit it)",
-                                   "iceberg.manifest.sequence-number", f"entries[{i}].{key}")
-                    seq = manifest.sequence_number if seq is None else seq
-                    fseq = manifest.sequence_number if fseq is None else fseq
+                sid, seq, fseq, key = manifest.inherit(version, status, sid, seq, fseq)
+                if key is not None:
+                    raise _err(f"{key} is null on an entry that is not ADDED (only ADDED entries inherit it)",
+                               "iceberg.manifest.sequence-number", f"entries[{i}].{key}")
                 if df.content == DataFileContent.DATA and next_row_id is not None and df.first_row_id is None:
                     df = _with_first_row_id(df, next_row_id)
                     next_row_id += df.record_count

@@ -279,6 +279,19 @@ class ManifestFile:
     key_metadata: bytes | None = None
     first_row_id: int | None = None  #: v3
 
+    def inherit(self, version: int, status: int, snapshot_id: int | None, sequence_number: int | None,
+                file_sequence_number: int | None) -> tuple[int | None, int | None, int | None, str | None]:
+        """An entry's snapshot id and sequence numbers with what the spec lets it inherit from this manifest (a null
+        snapshot id this manifest's; in v1 null sequence numbers 0; from v2 only an ADDED entry inherits them), and
+        the name of a null sequence number that may not be inherited (None when all is well)."""
+        sid = self.added_snapshot_id if snapshot_id is None else snapshot_id
+        seq, fseq = sequence_number, file_sequence_number
+        if version == 1:
+            return sid, 0 if seq is None else seq, 0 if fseq is None else fseq, None
+        if (seq is None or fseq is None) and status != EntryStatus.ADDED:
+            return sid, seq, fseq, "sequence_number" if seq is None else "file_sequence_number"
+        return (sid, self.sequence_number if seq is None else seq, self.sequence_number if fseq is None else fseq, None)
+
 
 @dataclass(frozen=True)
 class DataFile:

@@ -164,16 +164,9 @@ def planned_entries(data: bytes, *, name: str = "", manifest: ManifestFile | Non
                 first = d.first_row_id
                 sid, seq, fseq = raw_sid, raw_seq, raw_fseq
                 if manifest is not None:
-                    if sid is None:
-                        sid = manifest.added_snapshot_id
-                    if version == 1:
-                        seq = 0 if seq is None else seq
-                        fseq = 0 if fseq is None else fseq
-                    else:
-                        if (seq is None or fseq is None) and status != EntryStatus.ADDED:
-                            raise _Unusual
-                        seq = manifest.sequence_number if seq is None else seq
-                        fseq = manifest.sequence_number if fseq is None else fseq
+                    sid, seq, fseq, missing = manifest.inherit(version, status, sid, seq, fseq)
+                    if missing is not None:
+                        raise _Unusual  # the reference names the null sequence number
                     if content == DataFileContent.DATA and next_row_id is not None and first is None:
                         first = next_row_id
                         next_row_id += d.record_count
